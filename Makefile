@@ -1,0 +1,43 @@
+# sdgallery — `make run` and `make test` work on a fresh Debian machine (they install what is missing).
+SWIFT      ?= swift
+PREFIX     ?= /usr/local
+CONFIG_REL := -c release
+ARGS       ?=
+
+.PHONY: all setup setup-build build release run test bench clean install uninstall
+
+all: build
+
+setup:
+	@scripts/setup
+
+setup-build:
+	@scripts/setup --build-only
+
+build: setup-build
+	$(SWIFT) build
+
+release: setup-build
+	$(SWIFT) build $(CONFIG_REL) --product sdgallery
+
+run: release
+	@"$$($(SWIFT) build $(CONFIG_REL) --show-bin-path)/sdgallery" $(ARGS)
+
+test: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: setup
+	$(SWIFT) build $(CONFIG_REL) --product sdgallery-bench
+	"$$($(SWIFT) build $(CONFIG_REL) --show-bin-path)/sdgallery-bench" $(ARGS)
+
+install: release
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1"
+	install -m 0755 "$$($(SWIFT) build $(CONFIG_REL) --show-bin-path)/sdgallery" "$(DESTDIR)$(PREFIX)/bin/sdgallery"
+	install -m 0644 man/sdgallery.1 "$(DESTDIR)$(PREFIX)/share/man/man1/sdgallery.1"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/sdgallery" "$(DESTDIR)$(PREFIX)/share/man/man1/sdgallery.1"
+
+clean:
+	rm -rf .build

@@ -1,0 +1,3 @@
+#include "csixel.h"
+
+const char *sdg_sixel_version(void) { return LIBSIXEL_VERSION; }

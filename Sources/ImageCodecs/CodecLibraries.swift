@@ -1,0 +1,22 @@
+import CGIF
+import CJPEG
+import CPNG
+import CWebP
+
+/// Versions of the codec libraries this process runs against, for `sdgallery --version`.
+public enum CodecLibraries {
+    /// (library, version) pairs.
+    public static var versions: [(name: String, version: String)] {
+        let turbo = sdg_jpeg_turbo_version_number()
+        let png = Int(sdg_png_version_number())
+        let gif = Int(sdg_gif_version_number())
+        return [
+            ("libjpeg-turbo", "\(turbo / 1_000_000).\(turbo / 1000 % 1000).\(turbo % 1000) (libjpeg API \(sdg_jpeg_lib_version()))"),
+            ("libpng", "\(png / 10000).\(png / 100 % 100).\(png % 100)"),
+            ("giflib", "\(gif / 10000).\(gif / 100 % 100).\(gif % 100)"),
+            ("libwebp", packed(sdg_webp_decoder_version()) + " (demux " + packed(sdg_webp_demux_version()) + ")"),
+        ]
+    }
+
+    private static func packed(_ v: Int32) -> String { "\(v >> 16).\((v >> 8) & 0xFF).\(v & 0xFF)" }
+}

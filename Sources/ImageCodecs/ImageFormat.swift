@@ -1,0 +1,85 @@
+import Foundation
+
+/// An image format, recognised from magic bytes only (never from a URL or a Content-Type).
+public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
+    case jpeg = "JPEG", png = "PNG", gif = "GIF", webp = "WebP"
+    case bmp = "BMP", tiff = "TIFF", heic = "HEIC", avif = "AVIF", svg = "SVG"
+    case html = "HTML", text = "text", unknown = "unknown"
+
+    /// Whether this build decodes the format.
+    public var isDecodable: Bool {
+        switch self {
+        case .jpeg, .png, .gif, .webp: return true
+        default: return false
+        }
+    }
+
+    /// The usual file extension ("jpg", "png", …), or nil for non-images.
+    public var fileExtension: String? {
+        switch self {
+        case .jpeg: return "jpg"
+        case .png: return "png"
+        case .gif: return "gif"
+        case .webp: return "webp"
+        case .bmp: return "bmp"
+        case .tiff: return "tiff"
+        case .heic: return "heic"
+        case .avif: return "avif"
+        case .svg: return "svg"
+        case .html, .text, .unknown: return nil
+        }
+    }
+
+    /// The error to report for bytes of this format when it cannot be decoded, or nil if it can.
+    public var undecodableError: DecodeError? {
+        switch self {
+        case .jpeg, .png, .gif, .webp: return nil
+        case .bmp, .tiff, .heic, .avif, .svg: return .unsupportedFormat(name: rawValue)
+        case .html: return .notAnImage(kind: "text/html")
+        case .text: return .notAnImage(kind: "text")
+        case .unknown: return .notAnImage(kind: "unknown")
+        }
+    }
+
+    /// Recognises the format from the first bytes (16 are enough for images; text detection looks at
+    /// up to 512).
+    public static func sniff(_ data: Data) -> ImageFormat {
+        let head = [UInt8](data.prefix(512))
+        return sniff(head)
+    }
+
+    /// Recognises the format from the first bytes.
+    public static func sniff(_ b: [UInt8]) -> ImageFormat {
+        func starts(_ magic: [UInt8], at offset: Int = 0) -> Bool {
+            b.count >= offset + magic.count && Array(b[offset..<offset + magic.count]) == magic
+        }
+        if starts([0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
+        if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
+        if starts(Array("BM".utf8)) && b.count >= 14 { return .bmp }
+        if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if starts(Array("ftyp".utf8), at: 4), b.count >= 12 {
+            let brand = String(decoding: b[8..<12], as: UTF8.self)
+            if brand.hasPrefix("avi") { return .avif }
+            if ["heic", "heix", "hevc", "hevx", "mif1", "msf1", "heim", "heis"].contains(brand) { return .heic }
+        }
+        return sniffText(b)
+    }
+
+    private static func sniffText(_ b: [UInt8]) -> ImageFormat {
+        guard !b.isEmpty else { return .unknown }
+        var text = String(decoding: b, as: UTF8.self)
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let trimmed = text.drop(while: { $0.isWhitespace }).lowercased()
+        if trimmed.hasPrefix("<svg") || (trimmed.hasPrefix("<?xml") && trimmed.contains("<svg")) { return .svg }
+        if trimmed.hasPrefix("<!doctype html") || trimmed.hasPrefix("<html") || trimmed.hasPrefix("<head")
+            || trimmed.hasPrefix("<body") || trimmed.hasPrefix("<!--") && trimmed.contains("<html") {
+            return .html
+        }
+        if trimmed.hasPrefix("<?xml") && trimmed.contains("<html") { return .html }
+        // Mostly printable bytes: call it text.
+        let printable = b.filter { $0 == 9 || $0 == 10 || $0 == 13 || ($0 >= 0x20 && $0 != 0x7F) }.count
+        return printable * 100 >= b.count * 95 ? .text : .unknown
+    }
+}

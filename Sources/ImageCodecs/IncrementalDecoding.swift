@@ -1,0 +1,24 @@
+import Foundation
+
+/// Decodes an image while its bytes arrive (SDWebImage's progressive coder role).
+///
+/// Not thread-safe: one owner feeds it, one call at a time (the download operation serialises calls).
+/// Memory is bounded by the image, not by the number of chunks.
+///
+/// ```swift
+/// let decoder = ImageCoders.makeIncrementalDecoder(options: options)
+/// decoder.append(chunk)                  // as bytes arrive
+/// if let preview = decoder.partialImage() { show(preview) }
+/// let final = try decoder.finish()       // all bytes are in
+/// ```
+public protocol IncrementalDecoding: AnyObject {
+    /// Feeds the next bytes (any size, including one byte).
+    func append(_ chunk: Data)
+    /// The best image from the bytes so far (completed JPEG scans, decoded rows, finished Adam7
+    /// passes), at the target size; nil if there is nothing worth showing yet or the format cannot
+    /// be shown partially.
+    func partialImage() -> Image?
+    /// All bytes have arrived: the final image, equal to a one-shot decode of the same bytes.
+    /// Throws `DecodeError` (e.g. `.truncated` when the data ended early).
+    func finish() throws -> Image
+}
