@@ -60,7 +60,10 @@ let package = Package(
         // MARK: Tests
         .target(
             name: "TestSupport",
-            dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: [
+                .product(name: "FlyingFox", package: "FlyingFox"),
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ],
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
