@@ -83,6 +83,9 @@ extension ImageDownloader {
     /// Transfers attached to the network thread right now (for diagnostics and tests).
     public var activeTransferCount: Int { state.withLock { $0.session }.activeTransferCount }
 
+    /// The network thread's kernel thread id (Linux), for leak checks.
+    public var networkThreadID: Int32 { state.withLock { $0.session }.networkThreadID }
+
     /// Whether the network thread is running.
     public var isSessionRunning: Bool { state.withLock { $0.session }.isRunning }
 }
