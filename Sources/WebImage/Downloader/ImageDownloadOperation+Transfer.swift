@@ -18,6 +18,9 @@ extension ImageDownloadOperation {
         let progressive = isProgressive
         let work = state.withLock { state -> (progress: [DownloadHandler], partial: Data?)? in
             guard state.phase == .running else { return nil }
+            if state.data.isEmpty, expected > 0 {
+                state.data.reserveCapacity(Int(min(expected, max(setup.maxResponseBytes, Int64(chunk.count)))))
+            }
             state.data.append(chunk)
             var partial: Data?
             if progressive {

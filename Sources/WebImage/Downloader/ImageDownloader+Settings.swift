@@ -69,8 +69,14 @@ extension ImageDownloader {
     /// Replaces the session (SDWebImage's new session configuration): everything in flight is
     /// cancelled (handlers get `.cancelled`), cookies and connections are dropped, and a fresh
     /// network thread takes over.
-    public func resetSession() {
+    public func resetSession() { replaceSession(config: nil) }
+
+    /// Replaces the whole configuration; like `resetSession()`, everything in flight is cancelled.
+    public func replaceConfig(_ config: ImageDownloaderConfig) { replaceSession(config: config) }
+
+    private func replaceSession(config: ImageDownloaderConfig?) {
         let (operations, old) = state.withLock { state -> ([any DownloadOperation], CurlSession) in
+            if let config { state.config = config }
             let old = state.session
             state.session = CurlSession()
             state.pending = PendingOperationQueue()

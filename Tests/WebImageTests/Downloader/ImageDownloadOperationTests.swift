@@ -115,6 +115,8 @@ struct ImageDownloadOperationTests {
         #expect(Set(seen.all.compactMap { $0 }) == [small, large])
         #expect(seen.all.count == 2)
         #expect(server.requests.count == 1)
+        _ = try await downloader.image(for: server.url("/d"), options: .scaleDownLargeImages)
+        #expect(seen.all.last == PixelSize(width: 4096, height: 4096))
         await server.stop()
     }
 

@@ -76,6 +76,12 @@ struct ImageDownloaderLifecycleTests {
         guard case .failure(.cancelled)? = recorder.all.first else { Issue.record("\(recorder.all)"); return }
         let fresh = try await downloader.image(for: server.url("/fast"))
         #expect(fresh.isFinished)
+        var config = DownloaderTestKit.config(maxConcurrent: 3)
+        config.downloadTimeout = 0
+        downloader.replaceConfig(config)
+        #expect(downloader.maxConcurrentDownloads == 3)
+        #expect(downloader.config.effectiveTimeout == .seconds(15))
+        #expect(try await downloader.image(for: server.url("/fast")).isFinished)
         await server.stop()
     }
 
