@@ -14,10 +14,12 @@ struct ImageDownloadOperationTests {
         let downloader = ImageDownloader(config: DownloaderTestKit.config())
         let progress = CallbackRecorder<(Int64, Int64)>()
         let done = ResultRecorder()
+        let threadNames = CallbackRecorder<String>()
         downloader.downloadImage(with: server.url("/p"), progress: { received, expected, url in
             #expect(url.path == "/p")
+            threadNames.record(Thread.current.name ?? "")
             progress.record((received, expected))
-        }) { done.record($0) }
+        }) { threadNames.record(Thread.current.name ?? ""); done.record($0) }
         #expect(await done.wait(count: 1))
         let values = progress.all
         #expect(values.count >= 4)
@@ -25,6 +27,7 @@ struct ImageDownloadOperationTests {
         #expect(values.last?.0 == Int64(size))
         #expect(values.allSatisfy { $0.1 == Int64(size) })
         #expect((try? done.all.first?.get().data.count) == size)
+        #expect(!threadNames.all.contains("sdgallery.network"))
         await server.stop()
     }
 
@@ -51,7 +54,8 @@ struct ImageDownloadOperationTests {
         await server.stop()
     }
 
-    /// Re-enable after merging the codecs branch (real incremental JPEG decoder).
+    /// Re-enable after merging the codecs branch (real incremental JPEG decoder): remove the
+    /// `.disabled` trait. Verified passing on a trial merge with codecs at e899655.
     @Test("progressive JPEG with the real codecs: ≥ 2 partials then the final image",
           .disabled("needs codecs branch"))
     func progressiveJPEGWithRealCodecs() async throws {
@@ -72,6 +76,7 @@ struct ImageDownloadOperationTests {
         let context = DownloadContext(targetSize: PixelSize(width: 320, height: 240))
         downloader.downloadImage(with: server.url("/p.jpg"), options: .progressiveLoad, context: context) { results.record($0) }
         #expect(await results.wait { $0.contains { (try? $0.get().isFinished) != false } })
+        for case .failure(let error) in results.all { Issue.record("download failed: \(error)") }
         let values = results.all.compactMap { try? $0.get() }
         #expect(values.filter { !$0.isFinished && $0.image != nil }.count >= 2)
         let final = try #require(values.last)
@@ -137,6 +142,10 @@ struct ImageDownloadOperationTests {
             .started(missing), .receivedResponse(missing, statusCode: 404), .stopped(missing),
         ])
         observation.cancel()
+        var stream = downloader.events.stream().makeAsyncIterator()
+        _ = try await downloader.image(for: server.url("/ok"))
+        #expect(await stream.next() == .started(ok))
+        #expect(await stream.next() == .receivedResponse(ok, statusCode: 200))
         await server.stop()
     }
 
