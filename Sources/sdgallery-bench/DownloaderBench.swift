@@ -19,8 +19,10 @@ enum DownloaderBench {
             defer { server.terminate() }
             let urls = (0..<count).map { URL(string: "http://127.0.0.1:\(port)/img\($0).bin")! }
             print("downloader bench: \(count) files, \(totalBytes / 1024) KB total, maxConcurrent \(concurrency), python3 http.server on 127.0.0.1:\(port)")
-            print("round  sdgallery_ms  curl_ms  ratio")
-            var ratios: [Double] = []
+            let startup = try (0..<3).map { _ in try timeProcess(["--version"]) }.min() ?? 0
+            print(String(format: "curl process start-up (curl --version): %.1f ms; ratio_adj uses curl_ms minus it", startup * 1000))
+            print("round  sdgallery_ms  curl_ms  ratio  ratio_adj")
+            var ratios: [Double] = [], adjusted: [Double] = []
             for round in 1...rounds {
                 var ours = 0.0, theirs = 0.0
                 if round % 2 == 1 {
@@ -31,10 +33,13 @@ enum DownloaderBench {
                     ours = try await timeDownloader(urls, concurrency: concurrency)
                 }
                 ratios.append(ours / theirs)
-                print(String(format: "%5d  %12.1f  %7.1f  %5.2f", round, ours * 1000, theirs * 1000, ours / theirs))
+                adjusted.append(ours / max(theirs - startup, 0.001))
+                print(String(format: "%5d  %12.1f  %7.1f  %5.2f  %9.2f", round, ours * 1000, theirs * 1000, ratios.last ?? 0, adjusted.last ?? 0))
             }
-            let sorted = ratios.sorted()
-            print(String(format: "median ratio %.2f (min %.2f, max %.2f)", sorted[sorted.count / 2], sorted[0], sorted[sorted.count - 1]))
+            for (name, values) in [("ratio", ratios), ("ratio_adj", adjusted)] {
+                let sorted = values.sorted()
+                print("median \(name) " + String(format: "%.2f (min %.2f, max %.2f)", sorted[sorted.count / 2], sorted[0], sorted[sorted.count - 1]))
+            }
         } catch {
             print("downloader bench failed: \(error)")
         }
@@ -115,11 +120,18 @@ enum DownloaderBench {
         try urls.map { "url = \"\($0.absoluteString)\"\noutput = \"/dev/null\"\n" }.joined()
             .write(to: config, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: config) }
+        return try timeProcess([
+            "--silent", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", String(concurrency), "--config", config.path,
+        ])
+    }
+
+    /// Seconds for one `curl` run with `arguments`, output discarded.
+    private static func timeProcess(_ arguments: [String]) throws -> Double {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        process.arguments = ["--silent", "--no-progress-meter", "--fail", "--parallel", "--parallel-max", String(concurrency), "--config", config.path]
+        process.arguments = arguments
         let start = ContinuousClock.now
         try process.run()
         process.waitUntilExit()
