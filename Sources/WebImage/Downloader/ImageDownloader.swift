@@ -46,7 +46,9 @@ public final class ImageDownloader: @unchecked Sendable {
 
     /// Starts (or joins) the download of `url`. Returns nil, after calling `completed` with
     /// `.invalidURL`, when the URL is missing or not http/https, and with `.cancelled` after
-    /// `invalidateSessionAndCancel`. Callbacks run on a decode queue, never on the network thread.
+    /// `invalidateSessionAndCancel`. Callbacks run on a decode queue, never on the network thread;
+    /// keep them short and non-blocking. A request joining a running download of the same URL
+    /// shares its transfer options (the first caller's); its own decode options still apply.
     @discardableResult
     public func downloadImage(
         with url: URL?, options: ImageDownloaderOptions = [], context: DownloadContext = DownloadContext(),

@@ -32,7 +32,7 @@ struct CurlSessionTests {
             return headers
         }
         let context = DownloadContext(headers: ["If-None-Match": "\"abc\"", "Range": "bytes=0-9"])
-        let result = await fetch(downloader, server.url("/h"), context: context)
+        let result = await fetch(downloader, server.url("/h"), options: .ignoreCachedResponse, context: context)
         let request = try #require(server.requests.first)
         #expect(request.header("Accept") == "image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8")
         #expect(request.header("User-Agent")?.hasPrefix("sdgallery/") == true)
@@ -42,6 +42,7 @@ struct CurlSessionTests {
         #expect(request.header("If-None-Match") == "\"abc\"")
         #expect(request.header("Range") == "bytes=0-9")
         #expect(request.header("Accept-Encoding") != nil)
+        #expect(request.header("Cache-Control") == "no-cache")
         guard case .success(let value) = result else { Issue.record("\(result)"); return }
         #expect(value.statusCode == 206)
         #expect(value.data.count == 10)
@@ -175,7 +176,7 @@ struct CurlSessionTests {
         await server.stop()
     }
 
-    @Test("short body and refused connection → connectionLost / cannotConnect")
+    @Test("short body, refused connection, unknown host, TLS failure → typed errors")
     func brokenConnections() async throws {
         let server = try await LoopbackServer.start()
         var cut = StubResponse.ok(DownloaderTestKit.fakeImageBytes(64 * 1024))
@@ -192,6 +193,13 @@ struct CurlSessionTests {
         }
         let refused = await fetch(downloader, URL(string: "http://127.0.0.1:1/x")!)
         guard case .failure(.cannotConnect) = refused else { Issue.record("\(refused)"); return }
+        let unknown = await fetch(downloader, URL(string: "http://no-such-host.invalid/x")!)
+        guard case .failure(.cannotResolveHost) = unknown else { Issue.record("\(unknown)"); return }
+        // TLS to a plain-HTTP port: the handshake fails.
+        let tls = await fetch(downloader, URL(string: "https://127.0.0.1:\(server.port)/cut")!)
+        guard case .failure(.tlsFailure(_, let tlsMessage)) = tls else { Issue.record("\(tls)"); return }
+        #expect(!tlsMessage.isEmpty)
+        #expect(!tls.failureIsTransient)
         await server.stop()
     }
 
