@@ -21,9 +21,12 @@ struct Bitmap {
     }
 
     /// This bitmap scaled to `size` by area averaging (alpha-weighted), or itself if already that size.
-    func scaled(to size: PixelSize) -> Bitmap {
-        guard size != self.size, size.width > 0, size.height > 0 else { return self }
-        return ImageScaler.areaAverage(self, to: size)
+    /// `extent` is the part of the bitmap holding real content (see `ImageScaler.areaAverage`).
+    func scaled(to size: PixelSize, extent: (width: Double, height: Double)? = nil) -> Bitmap {
+        guard size.width > 0, size.height > 0 else { return self }
+        let exact = extent.map { $0.width == Double(width) && $0.height == Double(height) } ?? true
+        if size == self.size && exact { return self }
+        return ImageScaler.areaAverage(self, to: size, extent: extent)
     }
 
     /// This bitmap with an EXIF orientation applied (so it displays upright).

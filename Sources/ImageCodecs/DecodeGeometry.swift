@@ -33,8 +33,11 @@ struct DecodeGeometry {
         if stored.area > limit { throw DecodeError.tooLarge(width: stored.width, height: stored.height) }
     }
 
-    /// A decoded bitmap (any size) finished into an `Image`: scaled to the target, then oriented.
-    func finish(_ bitmap: Bitmap) -> Image {
-        bitmap.scaled(to: target).oriented(orientation).image(sourceSize: display)
+    /// A decoded bitmap finished into an `Image`: scaled to the target, then oriented. For a JPEG
+    /// decoded at 1/`denominator`, the last row and column stand for partial blocks: only
+    /// stored / denominator pixels of content map onto the target, so the image is not stretched.
+    func finish(_ bitmap: Bitmap, denominator: Int = 1) -> Image {
+        let extent = (Double(stored.width) / Double(denominator), Double(stored.height) / Double(denominator))
+        return bitmap.scaled(to: target, extent: extent).oriented(orientation).image(sourceSize: display)
     }
 }

@@ -102,7 +102,8 @@ enum GIFDecoder {
         while block != nil {
             guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw failure(gif.pointee.Error) }
             if isNetscape, let b = block, b[0] >= 3, b[1] == 1 {
-                loopCount = Int(b[2]) | Int(b[3]) << 8
+                let repeats = Int(b[2]) | Int(b[3]) << 8  // GIF counts repeats after the first play
+                loopCount = repeats == 0 ? 0 : repeats + 1
             }
         }
     }

@@ -9,8 +9,10 @@ enum ImageScaler {
         var weights: [Float] = []   // flattened, `count[i]` entries per output index
         var offset: [Int] = []
 
-        init(source: Int, destination: Int) {
-            let scale = Double(source) / Double(destination)
+        /// `extent` is how many source pixels hold real content (fewer than `source` when a DCT-scaled
+        /// JPEG's last pixel stands for a partial block); the destination spans exactly that.
+        init(source: Int, extent: Double, destination: Int) {
+            let scale = min(Double(source), max(extent, 1e-6)) / Double(destination)
             for i in 0..<destination {
                 let lo = Double(i) * scale, hi = min(Double(source), Double(i + 1) * scale)
                 let first = min(source - 1, Int(lo)), last = max(first, min(source - 1, Int((hi - 1e-9).rounded(.down))))
@@ -29,11 +31,12 @@ enum ImageScaler {
         }
     }
 
-    /// `source` scaled to `size` by area averaging.
-    static func areaAverage(_ source: Bitmap, to size: PixelSize) -> Bitmap {
+    /// `source` scaled to `size` by area averaging; `extent` (default: the whole source) is the part
+    /// of the source, in pixels from the top-left, that maps onto the output.
+    static func areaAverage(_ source: Bitmap, to size: PixelSize, extent: (width: Double, height: Double)? = nil) -> Bitmap {
         let sw = source.width, dw = size.width, dh = size.height
-        let columns = Axis(source: sw, destination: dw)
-        let rows = Axis(source: source.height, destination: dh)
+        let columns = Axis(source: sw, extent: extent?.width ?? Double(sw), destination: dw)
+        let rows = Axis(source: source.height, extent: extent?.height ?? Double(source.height), destination: dh)
         var out = [UInt8](repeating: 0, count: dw * dh * 4)
         var acc = [Float](repeating: 0, count: sw * 4)
         source.pixels.withUnsafeBufferPointer { src in

@@ -96,7 +96,8 @@ final class JPEGSession {
     /// The output buffer as it is now, finished to the target size and orientation.
     private func snapshot() -> Image? {
         guard let geometry, let pixels = sdg_jpeg_pixels(handle) else { return nil }
-        return geometry.finish(Bitmap(copying: pixels, width: outputSize.width, height: outputSize.height))
+        let bitmap = Bitmap(copying: pixels, width: outputSize.width, height: outputSize.height)
+        return geometry.finish(bitmap, denominator: geometry.jpegScaleDenominator)
     }
 
     /// The best image so far: the last completed scan (progressive) or the rows decoded so far.
