@@ -103,18 +103,25 @@ int sdg_jpeg_append(sdg_jpeg *d, const uint8_t *bytes, size_t length) {
         size_t n = length < d->skip_pending ? length : d->skip_pending;
         bytes += n; length -= n; d->skip_pending -= n;
     }
+    // Unconsumed input lives at next_input_byte; new bytes go after it. Only when they do not fit is
+    // the unconsumed part moved to the front (and the buffer grown), so appends are amortised O(n)
+    // and the buffer stays about as large as the most input libjpeg ever had to hold back.
     size_t keep = d->src.bytes_in_buffer;
-    if (keep && d->src.next_input_byte != d->buf) memmove(d->buf, d->src.next_input_byte, keep);
-    if (keep + length > d->capacity) {
-        size_t cap = d->capacity ? d->capacity : 8192;
-        while (cap < keep + length) cap *= 2;
-        uint8_t *grown = realloc(d->buf, cap);
-        if (!grown) return 0;
-        d->buf = grown;
-        d->capacity = cap;
+    size_t start = keep ? (size_t)(d->src.next_input_byte - d->buf) : 0;
+    if (start + keep + length > d->capacity) {
+        if (keep && start) memmove(d->buf, d->buf + start, keep);
+        start = 0;
+        if (keep + length > d->capacity) {
+            size_t cap = d->capacity ? d->capacity : 8192;
+            while (cap < keep + length) cap *= 2;
+            uint8_t *grown = realloc(d->buf, cap);
+            if (!grown) return 0;
+            d->buf = grown;
+            d->capacity = cap;
+        }
     }
-    if (length) memcpy(d->buf + keep, bytes, length);
-    d->src.next_input_byte = d->buf;
+    if (length) memcpy(d->buf + start + keep, bytes, length);
+    d->src.next_input_byte = d->buf + start;
     d->src.bytes_in_buffer = keep + length;
     return 1;
 }
@@ -260,3 +267,4 @@ int sdg_jpeg_render_scan(sdg_jpeg *d, int scan) {
 const uint8_t *sdg_jpeg_pixels(const sdg_jpeg *d) { return d->pixels; }
 const char *sdg_jpeg_message(const sdg_jpeg *d) { return d->message; }
 long sdg_jpeg_warnings(const sdg_jpeg *d) { return d->warnings; }
+size_t sdg_jpeg_input_capacity(const sdg_jpeg *d) { return d->capacity; }

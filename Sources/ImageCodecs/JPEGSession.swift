@@ -41,6 +41,9 @@ final class JPEGSession {
         return try session.finish()
     }
 
+    /// Bytes held for input libjpeg has not consumed yet.
+    var inputCapacity: Int { sdg_jpeg_input_capacity(handle) }
+
     /// Adds bytes; parses when enough have gathered.
     func append(_ data: Data) {
         guard error == nil, !done, !data.isEmpty else { return }

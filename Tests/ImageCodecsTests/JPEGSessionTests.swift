@@ -71,3 +71,26 @@ import Testing
         }
     }
 }
+
+@Suite struct JPEGSessionStreamingTests {
+    /// Consumed input is dropped: the input buffer stays far smaller than the file.
+    @Test(arguments: ["stream/baseline.jpg", "stream/progressive.jpg"])
+    func inputBufferStaysBounded(name: String) throws {
+        let data = try Reference.data(name)
+        let session = try JPEGSession(options: DecodeOptions(), incremental: true)
+        var maxCapacity = 0
+        for offset in stride(from: 0, to: data.count, by: 7) {
+            session.append(data.subdata(in: offset..<min(data.count, offset + 7)))
+            maxCapacity = max(maxCapacity, session.inputCapacity)
+        }
+        _ = try session.finish()
+        #expect(maxCapacity <= 8192, "input buffer grew to \(maxCapacity) for a \(data.count)-byte file")
+    }
+
+    @Test func pixelCapStopsAnIncrementalDecode() throws {
+        let decoder = ImageCoders.makeIncrementalDecoder(options: DecodeOptions(pixelLimit: 1000))
+        decoder.append(try Reference.data("stream/progressive.jpg"))
+        #expect(decoder.partialImage() == nil)
+        #expect(throws: DecodeError.tooLarge(width: 480, height: 300)) { try decoder.finish() }
+    }
+}

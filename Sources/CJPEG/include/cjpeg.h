@@ -62,5 +62,7 @@ const uint8_t *sdg_jpeg_pixels(const sdg_jpeg *d);
 const char *sdg_jpeg_message(const sdg_jpeg *d);
 /// Number of warnings libjpeg emitted (corrupt data it skipped over).
 long sdg_jpeg_warnings(const sdg_jpeg *d);
+/// Bytes allocated for input not yet consumed (to check that memory stays bounded).
+size_t sdg_jpeg_input_capacity(const sdg_jpeg *d);
 
 #endif
