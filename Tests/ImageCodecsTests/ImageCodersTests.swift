@@ -23,6 +23,23 @@ import Testing
         }
     }
 
+    /// Each decode owns its C state: concurrent decodes give identical results.
+    @Test func concurrentDecodesAgree() async throws {
+        let names = ["jpeg/progressive.jpg", "png/adam7.png", "gif/anim.gif", "webp/alpha.webp"]
+        let inputs = try names.map { try Reference.data($0) }
+        let expected = try inputs.map { try ImageCoders.decode($0).pixels }
+        let results = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+            for round in 0..<16 {
+                let i = round % inputs.count
+                let data = inputs[i]
+                group.addTask { (i, try ImageCoders.decode(data).pixels) }
+            }
+            return try await group.reduce(into: [(Int, [UInt8])]()) { $0.append($1) }
+        }
+        #expect(results.count == 16)
+        #expect(results.allSatisfy { expected[$0.0] == $0.1 })
+    }
+
     @Test func everyFormatDecodesThroughTheEntryPoint() throws {
         for name in ["jpeg/baseline.jpg", "png/rgb.png", "gif/still.gif", "webp/lossy.webp"] {
             let image = try ImageCoders.decode(try Reference.data(name))

@@ -44,6 +44,17 @@ import Testing
         #expect(early.pixel(x: 0, y: early.height - 1).a == 0)   // not decoded yet
     }
 
+    /// Later scans refine the picture: each partial is at least as close to the final image.
+    @Test func progressiveScansConvergeOnTheFinalImage() throws {
+        let data = try Reference.data("stream/progressive.jpg")
+        let (partials, final) = try Self.stream(data, chunk: 1024)
+        let distances = partials.map { Reference.meanAbsoluteDifference($0.pixels, final.pixels) }
+        print("progressive partial distances to final: \(distances.map { String(format: "%.2f", $0) })")
+        #expect(distances.count >= 3)
+        #expect(zip(distances, distances.dropFirst()).allSatisfy { $1 <= $0 + 0.01 })
+        #expect((distances.first ?? 0) > (distances.last ?? 0))
+    }
+
     @Test func adam7ShowsEachPass() throws {
         let adam7 = try Self.stream(try Reference.data("stream/adam7.png"), chunk: 512)
         let first = try #require(adam7.partials.first)
