@@ -106,7 +106,7 @@ final class JPEGSession {
     /// The best image so far: the last completed scan (progressive) or the rows decoded so far.
     func partialImage() -> Image? {
         if pending > 0 { advance() }
-        guard geometry != nil, error == nil || lastPartial != nil else { return lastPartial }
+        guard geometry != nil, error == nil else { return lastPartial }
         if buffered {
             let scans = Int(sdg_jpeg_completed_scans(handle))
             if scans > shownScans, render(scan: scans) >= Int32(SDG_JPEG_OK) {

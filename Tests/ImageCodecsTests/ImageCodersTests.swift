@@ -20,6 +20,12 @@ import Testing
         for length in [0, 10, 100, 3000] {
             let data = Data(magic + (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
             #expect(throws: DecodeError.self) { try ImageCoders.decode(data) }
+            let decoder = ImageCoders.makeIncrementalDecoder()
+            for offset in stride(from: 0, to: data.count, by: 7) {
+                decoder.append(data.subdata(in: offset..<min(data.count, offset + 7)))
+                _ = decoder.partialImage()
+            }
+            #expect(throws: DecodeError.self) { try decoder.finish() }
         }
     }
 
