@@ -32,7 +32,7 @@ enum CacheBench {
         var config = ImageCacheConfig()
         config.shouldUseDiskCache = false
         let cache = ImageCache(config: config)
-        for key in keys { cache.store(thumb, data: nil, forKey: key) }
+        for key in keys { cache.store(image: thumb, data: nil, forKey: key) }
         let viaQuery = timings(100_000) { i in cache.queryCacheOperation(forKey: keys[(i &* 7919) % keys.count]) { _ in } }
         return [
             ("memory hit, MemoryCache.image(forKey:) (100k, 2000 thumbnails)", "median \(us(direct.median)) µs, p99 \(us(direct.p99)) µs (\(hits) hits)"),

@@ -19,9 +19,9 @@ extension ImageCache {
     }
 
     /// Async form of `store`; returns when the bytes are on disk.
-    public func store(_ image: Image?, data: Data?, forKey key: ImageCacheKey, toDisk: Bool = true, validators: HTTPValidators = HTTPValidators(), contentType: String? = nil) async {
+    public func store(image: Image?, data: Data?, forKey key: ImageCacheKey, toDisk: Bool = true, validators: HTTPValidators = HTTPValidators(), contentType: String? = nil) async {
         await withCheckedContinuation { continuation in
-            store(image, data: data, forKey: key, toDisk: toDisk, validators: validators, contentType: contentType) { continuation.resume() }
+            store(image: image, data: data, forKey: key, toDisk: toDisk, validators: validators, contentType: contentType) { continuation.resume() }
         }
     }
 

@@ -31,7 +31,7 @@ import TestSupport
 
     @Test func memoryHitIsSynchronous() throws {
         let cache = try Self.makeCache()
-        cache.store(solidImage(4, 4), data: nil, forKey: url)
+        cache.store(image: solidImage(4, 4), data: nil, forKey: url)
         let got = Mutex<ImageCacheType?>(nil)
         let op = cache.queryCacheOperation(forKey: url) { r in got.withLock { $0 = r.cacheType } }
         #expect(got.withLock { $0 } == .memory)  // before the call returned
@@ -43,7 +43,7 @@ import TestSupport
         let validators = HTTPValidators(etag: "\"e\"", lastModified: "lm")
         let data = TinyImage.data(width: 400, height: 300)
         let stored = DispatchSemaphore(value: 0)
-        cache.store(nil, data: data, forKey: url, validators: validators) { stored.signal() }
+        cache.store(image: nil, data: data, forKey: url, validators: validators) { stored.signal() }
         #expect(stored.wait(timeout: .now() + 5) == .success)
         let thumbKey = url.withTargetSize(PixelSize(width: 40, height: 40))
         let r = try #require(Self.result { cache.queryCacheOperation(forKey: thumbKey, options: .queryData, done: $0) })
@@ -61,7 +61,7 @@ import TestSupport
     @Test func missAndMemoryOnly() throws {
         let cache = try Self.makeCache()
         #expect(Self.result { cache.queryCacheOperation(forKey: url, done: $0) }?.cacheType == ImageCacheType.none)
-        cache.store(nil, data: TinyImage.data(width: 2, height: 2), forKey: url)
+        cache.store(image: nil, data: TinyImage.data(width: 2, height: 2), forKey: url)
         cache.waitUntilIdle()
         #expect(Self.result { cache.queryCacheOperation(forKey: url, options: .memoryOnly, done: $0) }?.cacheType == ImageCacheType.none)
         #expect(cache.diskCount == 1 && cache.diskSize > 0)
@@ -69,7 +69,7 @@ import TestSupport
 
     @Test func cancelledQueryNeverCallsBack() throws {
         let cache = try Self.makeCache()
-        for i in 0..<50 { cache.store(nil, data: TinyImage.data(width: 8, height: 8), forKey: ImageCacheKey(urlKey: "k\(i)")) }
+        for i in 0..<50 { cache.store(image: nil, data: TinyImage.data(width: 8, height: 8), forKey: ImageCacheKey(urlKey: "k\(i)")) }
         cache.waitUntilIdle()
         let calls = Mutex(0)
         // Block the I/O queue so every query is still pending when it is cancelled.
@@ -98,10 +98,26 @@ import TestSupport
         #expect(late.withLock { $0 } == 0)
     }
 
+    @Test func callbackQueueDeliversAndCancelBeforeDeliveryWins() throws {
+        let cache = try Self.makeCache()
+        cache.store(image: solidImage(2, 2), data: nil, forKey: url)
+        let queue = DispatchQueue(label: "sdgallery.test.callback")
+        let context = ImageCacheQueryContext(callbackQueue: queue)
+        #expect(Self.result { cache.queryCacheOperation(forKey: url, context: context, done: $0) }?.cacheType == .memory)
+        let calls = Mutex(0)
+        queue.sync {  // the callback queue is busy: the memory hit is found but not yet delivered
+            let op = cache.queryCacheOperation(forKey: url, context: context) { _ in calls.withLock { $0 += 1 } }
+            #expect(!op.isFinished)
+            op.cancel()
+        }
+        queue.sync {}
+        #expect(calls.withLock { $0 } == 0)
+    }
+
     @Test func undecodableDiskBytesAreAMissWithAnError() throws {
         let events = EventLog()
         let cache = try Self.makeCache(events: events)
-        cache.store(nil, data: Data("not an image".utf8), forKey: url)
+        cache.store(image: nil, data: Data("not an image".utf8), forKey: url)
         let r = try #require(Self.result { cache.queryCacheOperation(forKey: url, done: $0) })
         #expect(r.cacheType == .none && r.image == nil)
         #expect(r.error != nil)
@@ -112,18 +128,18 @@ import TestSupport
         let clock = TestClock()
         let cache = try Self.makeCache(clock: clock)
         let thumb = url.withTargetSize(PixelSize(width: 2, height: 2))
-        await cache.store(solidImage(2, 2), data: TinyImage.data(width: 9, height: 9), forKey: thumb)
-        cache.store(solidImage(9, 9), data: nil, forKey: url, completion: nil)
+        await cache.store(image: solidImage(2, 2), data: TinyImage.data(width: 9, height: 9), forKey: thumb)
+        cache.store(image: solidImage(9, 9), data: nil, forKey: url, completion: nil)
         await cache.removeImage(forKey: url)
         #expect(cache.memory.count == 0 && cache.diskCount == 0)
-        await cache.store(nil, data: TinyImage.data(width: 9, height: 9), forKey: url, validators: HTTPValidators(etag: "1"))
+        await cache.store(image: nil, data: TinyImage.data(width: 9, height: 9), forKey: url, validators: HTTPValidators(etag: "1"))
         #expect(await cache.touch(forKey: url, validators: HTTPValidators(etag: "2")))
         let revalidated = try await cache.query(url)
         #expect(revalidated.validators == HTTPValidators(etag: "2"))
         clock.advance(8 * 86400)
         #expect(await cache.cleanExpired() == 1)
         #expect(cache.diskCount == 0)
-        await cache.store(nil, data: TinyImage.data(width: 9, height: 9), forKey: url)
+        await cache.store(image: nil, data: TinyImage.data(width: 9, height: 9), forKey: url)
         await cache.clearDisk()
         cache.clearMemory()
         let cleared = try await cache.query(url)
@@ -132,7 +148,7 @@ import TestSupport
 
     @Test func asyncQueryThrowsOnCancellation() async throws {
         let cache = try Self.makeCache()
-        await cache.store(nil, data: TinyImage.data(width: 9, height: 9), forKey: url)
+        await cache.store(image: nil, data: TinyImage.data(width: 9, height: 9), forKey: url)
         let gate = DispatchSemaphore(value: 0)
         cache.ioQueue.async { gate.wait() }
         let task = Task { try await cache.query(url) }
@@ -149,7 +165,7 @@ import TestSupport
         let cache = ImageCache(config: config)
         #expect(cache.disk == nil && cache.diskError != nil)
         #expect(events.errors.count == 1)
-        cache.store(nil, data: Data([1]), forKey: url)
+        cache.store(image: nil, data: Data([1]), forKey: url)
         #expect(cache.diskSize == 0)
     }
 
@@ -165,7 +181,7 @@ import TestSupport
         convert.arguments = ["-size", "640x480", "gradient:red-blue", jpeg.path]
         try convert.run()
         convert.waitUntilExit()
-        cache.store(nil, data: try Data(contentsOf: jpeg), forKey: url)
+        cache.store(image: nil, data: try Data(contentsOf: jpeg), forKey: url)
         let r = try #require(Self.result { cache.queryCacheOperation(forKey: url.withTargetSize(PixelSize(width: 160, height: 96)), done: $0) })
         #expect(r.cacheType == .disk)
         #expect(r.image?.size == PixelSize(width: 128, height: 96))
