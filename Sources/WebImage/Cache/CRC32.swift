@@ -30,8 +30,9 @@ public enum CRC32 {
             var i = 0
             let n = bytes.count
             while i + 8 <= n {
-                let lo = c ^ (UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24)
-                let hi = UInt32(bytes[i + 4]) | UInt32(bytes[i + 5]) << 8 | UInt32(bytes[i + 6]) << 16 | UInt32(bytes[i + 7]) << 24
+                let word = bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self).littleEndian
+                let lo = c ^ UInt32(truncatingIfNeeded: word)
+                let hi = UInt32(truncatingIfNeeded: word >> 32)
                 c = t[1792 + Int(lo & 0xff)] ^ t[1536 + Int(lo >> 8 & 0xff)] ^ t[1280 + Int(lo >> 16 & 0xff)] ^ t[1024 + Int(lo >> 24)]
                     ^ t[768 + Int(hi & 0xff)] ^ t[512 + Int(hi >> 8 & 0xff)] ^ t[256 + Int(hi >> 16 & 0xff)] ^ t[Int(hi >> 24)]
                 i += 8

@@ -35,8 +35,8 @@ extension DiskCache {
                 let file = path + "/" + name
                 if name.hasPrefix(Self.tempPrefix) {
                     _ = removeIfDeadTemp(file)
-                } else if Self.isEntryName(name) {
-                    unlink(file)
+                } else if Self.isEntryName(name), unlink(file) == 0 {
+                    index.withLock { $0.record(name, size: nil) }
                 }
             }
             index.withLock { $0.endScan([:]) }
