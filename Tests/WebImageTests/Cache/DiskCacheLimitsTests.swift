@@ -34,6 +34,21 @@ import Testing
         _ = disk
     }
 
+    @Test func aStoreAfterTheSweepIntervalSweepsExpiredEntriesAgain() throws {
+        let clock = TestClock()
+        let events = EventLog()
+        let config = DiskCacheConfig(directory: try makeDisk().1, maxAge: 1000, sweepInterval: 100, clock: clock.closure, onEvent: events.sink)
+        let disk = try DiskCache(config: config)
+        disk.waitUntilIdle()
+        try disk.store(payload(1, count: 100), forKey: "a")
+        clock.advance(2000)                    // "a" expires; nobody reads it
+        try disk.store(payload(2, count: 100), forKey: "b")
+        disk.waitUntilIdle()
+        #expect(POSIXFile.names(in: config.directory.path).count == 1)
+        #expect(events.all.contains(.swept(expiredCount: 1, tempFileCount: 0)))
+        #expect(disk.count == 1 && disk.totalSize == directorySize(config.directory))
+    }
+
     @Test func storeCrossingTheLimitTrimsLeastRecentlyUsedTo70PercentOffTheCallersThread() throws {
         let clock = TestClock()
         let events = EventLog()
