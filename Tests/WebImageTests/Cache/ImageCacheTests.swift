@@ -169,7 +169,7 @@ import TestSupport
         #expect(cache.diskSize == 0)
     }
 
-    /// With the real codecs: the integrator re-enables this once the codecs branch is merged.
+    /// With the real codecs: a JPEG disk hit decodes at the target box (DCT-scaled).
     @Test
     func realDecoderDecodesAJPEGDiskHitAtTheTargetSize() throws {
         var config = ImageCacheConfig()
