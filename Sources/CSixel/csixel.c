@@ -1,3 +1,96 @@
 #include "csixel.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 const char *sdg_sixel_version(void) { return LIBSIXEL_VERSION; }
+
+/// Growable byte buffer filled by libsixel's write callback.
+typedef struct {
+    unsigned char *bytes;
+    size_t length;
+    size_t capacity;
+    int failed;
+} sdg_sixel_sink;
+
+static int sdg_sixel_write(char *data, int size, void *priv) {
+    sdg_sixel_sink *sink = (sdg_sixel_sink *)priv;
+    if (sink->failed || size <= 0) return size;
+    size_t needed = sink->length + (size_t)size;
+    if (needed > sink->capacity) {
+        size_t capacity = sink->capacity ? sink->capacity : 4096;
+        while (capacity < needed) capacity *= 2;
+        unsigned char *grown = realloc(sink->bytes, capacity);
+        if (!grown) { sink->failed = 1; return size; }
+        sink->bytes = grown;
+        sink->capacity = capacity;
+    }
+    memcpy(sink->bytes + sink->length, data, (size_t)size);
+    sink->length = needed;
+    return size;
+}
+
+int sdg_sixel_encode_rgb(const unsigned char *rgb, int width, int height, int colors, int diffusion,
+                         unsigned char **out, size_t *out_length) {
+    *out = NULL;
+    *out_length = 0;
+    if (!rgb || width <= 0 || height <= 0) return SIXEL_BAD_ARGUMENT;
+    if (colors < 2) colors = 2;
+    if (colors > 256) colors = 256;
+    sdg_sixel_sink sink = {0};
+    sixel_output_t *output = NULL;
+    sixel_dither_t *dither = NULL;
+    SIXELSTATUS status = sixel_output_new(&output, sdg_sixel_write, &sink, NULL);
+    if (SIXEL_FAILED(status)) goto done;
+    sixel_output_set_8bit_availability(output, 0);
+    status = sixel_dither_new(&dither, colors, NULL);
+    if (SIXEL_FAILED(status)) goto done;
+    // libsixel does not modify the pixels while building the palette or encoding.
+    unsigned char *pixels = (unsigned char *)rgb;
+    status = sixel_dither_initialize(dither, pixels, width, height, SIXEL_PIXELFORMAT_RGB888,
+                                     SIXEL_LARGE_AUTO, SIXEL_REP_AUTO, SIXEL_QUALITY_AUTO);
+    if (SIXEL_FAILED(status)) goto done;
+    sixel_dither_set_diffusion_type(dither, diffusion);
+    status = sixel_encode(pixels, width, height, 3, dither, output);
+    if (SIXEL_FAILED(status)) goto done;
+    if (sink.failed) { status = SIXEL_BAD_ALLOCATION; goto done; }
+    *out = sink.bytes;
+    *out_length = sink.length;
+    sink.bytes = NULL;
+done:
+    if (dither) sixel_dither_unref(dither);
+    if (output) sixel_output_unref(output);
+    free(sink.bytes);
+    return status;
+}
+
+int sdg_sixel_decode_rgb(const unsigned char *data, size_t length, unsigned char **rgb, int *width,
+                         int *height) {
+    *rgb = NULL;
+    *width = 0;
+    *height = 0;
+    if (!data || length == 0 || length > 0x7fffffff) return SIXEL_BAD_ARGUMENT;
+    unsigned char *indexed = NULL, *palette = NULL;
+    int w = 0, h = 0, ncolors = 0;
+    SIXELSTATUS status = sixel_decode_raw((unsigned char *)data, (int)length, &indexed, &w, &h,
+                                          &palette, &ncolors, NULL);
+    if (SIXEL_FAILED(status)) goto done;
+    if (w <= 0 || h <= 0 || !indexed || !palette) { status = SIXEL_BAD_INPUT; goto done; }
+    unsigned char *pixels = malloc((size_t)w * (size_t)h * 3);
+    if (!pixels) { status = SIXEL_BAD_ALLOCATION; goto done; }
+    for (size_t i = 0; i < (size_t)w * (size_t)h; i++) {
+        int index = indexed[i];
+        if (index >= ncolors) index = 0;
+        // sixel_decode_raw's palette holds 3 bytes (R, G, B) per entry.
+        memcpy(pixels + i * 3, palette + index * 3, 3);
+    }
+    *rgb = pixels;
+    *width = w;
+    *height = h;
+done:
+    free(indexed);
+    free(palette);
+    return status;
+}
+
+void sdg_sixel_free(void *buffer) { free(buffer); }
