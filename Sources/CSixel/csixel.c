@@ -30,6 +30,46 @@ static int sdg_sixel_write(char *data, int size, void *priv) {
     return size;
 }
 
+
+/// libsixel builds its palette from a histogram truncated to 5 bits per channel, so every entry is
+/// biased down by up to 7 (white becomes 248). One Lloyd step fixes that: map each pixel to its
+/// nearest entry (memoised per 5-bit bucket) and move each entry to the mean of its pixels.
+static void sdg_sixel_refine_palette(sixel_dither_t *dither, const unsigned char *rgb, size_t count) {
+    int ncolors = sixel_dither_get_num_of_palette_colors(dither);
+    unsigned char *palette = sixel_dither_get_palette(dither);
+    if (!palette || ncolors <= 0 || ncolors > 256) return;
+    short *nearest = malloc(sizeof(short) * 32768);
+    unsigned long *sums = calloc((size_t)ncolors * 4, sizeof(unsigned long));
+    if (!nearest || !sums) { free(nearest); free(sums); return; }
+    for (int i = 0; i < 32768; i++) nearest[i] = -1;
+    for (size_t i = 0; i < count; i++) {
+        const unsigned char *p = rgb + i * 3;
+        int bucket = (p[0] >> 3) << 10 | (p[1] >> 3) << 5 | (p[2] >> 3);
+        if (nearest[bucket] < 0) {
+            int best = 0;
+            long bestDistance = -1;
+            for (int c = 0; c < ncolors; c++) {
+                long dr = (long)palette[c * 3] - p[0], dg = (long)palette[c * 3 + 1] - p[1];
+                long db = (long)palette[c * 3 + 2] - p[2];
+                long d = dr * dr + dg * dg + db * db;
+                if (bestDistance < 0 || d < bestDistance) { bestDistance = d; best = c; }
+            }
+            nearest[bucket] = (short)best;
+        }
+        unsigned long *sum = sums + nearest[bucket] * 4;
+        sum[0] += p[0]; sum[1] += p[1]; sum[2] += p[2]; sum[3] += 1;
+    }
+    unsigned char refined[256 * 3];
+    for (int c = 0; c < ncolors; c++) {
+        unsigned long *sum = sums + c * 4;
+        for (int k = 0; k < 3; k++)
+            refined[c * 3 + k] = sum[3] ? (unsigned char)((sum[k] + sum[3] / 2) / sum[3]) : palette[c * 3 + k];
+    }
+    sixel_dither_set_palette(dither, refined);
+    free(nearest);
+    free(sums);
+}
+
 int sdg_sixel_encode_rgb(const unsigned char *rgb, int width, int height, int colors, int diffusion,
                          unsigned char **out, size_t *out_length) {
     *out = NULL;
@@ -50,6 +90,7 @@ int sdg_sixel_encode_rgb(const unsigned char *rgb, int width, int height, int co
     status = sixel_dither_initialize(dither, pixels, width, height, SIXEL_PIXELFORMAT_RGB888,
                                      SIXEL_LARGE_AUTO, SIXEL_REP_AUTO, SIXEL_QUALITY_AUTO);
     if (SIXEL_FAILED(status)) goto done;
+    sdg_sixel_refine_palette(dither, rgb, (size_t)width * (size_t)height);
     sixel_dither_set_diffusion_type(dither, diffusion);
     status = sixel_encode(pixels, width, height, 3, dither, output);
     if (SIXEL_FAILED(status)) goto done;
