@@ -1,0 +1,109 @@
+import Foundation
+import ImageCodecs
+import TestSupport
+import Testing
+@testable import TerminalGraphics
+
+/// Runs a real `xterm -ti vt340` under Xvfb, shows our sixel bytes, takes a screenshot with
+/// `import` and reads its pixels back through `/usr/bin/convert`.
+enum XtermHarness {
+    static func which(_ tool: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(dir)/\(tool)") {
+            return "\(dir)/\(tool)"
+        }
+        return nil
+    }
+
+    static let available: Bool = ["xvfb-run", "xterm", "import", "timeout"].allSatisfy { which($0) != nil }
+        && FileManager.default.isExecutableFile(atPath: "/usr/bin/convert")
+
+    /// Runs a command, killing it after `timeout` seconds. Returns the exit status.
+    static func run(_ arguments: [String], timeout: TimeInterval) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Parses a binary PPM (P6, maxval 255) into (width, height, rgb).
+    static func readPPM(_ data: Data) -> (width: Int, height: Int, rgb: [UInt8])? {
+        let bytes = [UInt8](data)
+        var fields: [Int] = []
+        var i = 2
+        guard bytes.starts(with: Array("P6".utf8)) else { return nil }
+        while fields.count < 3 && i < bytes.count {
+            while i < bytes.count && (bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09) { i += 1 }
+            var value = 0
+            while i < bytes.count && (0x30...0x39).contains(bytes[i]) { value = value * 10 + Int(bytes[i] - 0x30); i += 1 }
+            fields.append(value)
+        }
+        i += 1
+        guard fields.count == 3, fields[2] == 255, bytes.count - i >= fields[0] * fields[1] * 3 else { return nil }
+        return (fields[0], fields[1], Array(bytes[i..<(i + fields[0] * fields[1] * 3)]))
+    }
+}
+
+@Suite struct SixelXtermEndToEndTests {
+    @Test(
+        .enabled(if: XtermHarness.available, "skipped: needs xvfb-run, xterm, import, timeout and /usr/bin/convert"),
+        .timeLimit(.minutes(1)))
+    func solidImageAppearsInXterm() throws {
+        let colour = (r: 200, g: 40, b: 60)
+        let image = TestImages.solid(width: 240, height: 120, r: UInt8(colour.r), g: UInt8(colour.g), b: UInt8(colour.b))
+        // 12×3 cells of 10×20 px → a 120×60 box; the image is scaled down to fill it.
+        let out = try SixelRenderer().render(image, cells: CellSize(columns: 12, rows: 3), cellPixelSize: CellPixelSize(width: 10, height: 20))
+        #expect(out.pixelSize == PixelSize(width: 120, height: 60))
+
+        let dir = try Fixtures.temporaryDirectory("sdgallery-e2e-sixel")
+        try Data(out.bytes).write(to: dir.appendingPathComponent("image.six"))
+        let script = """
+            #!/bin/sh
+            D='\(dir.path)'
+            xterm -ti vt340 -xrm 'XTerm*decTerminalID: vt340' -xrm 'XTerm*numColorRegisters: 256' -bg black -fg white \
+              -fa Monospace -fs 10 -geometry 60x20+0+0 -e sh -c "printf '\\033[?25l\\033[H\\033[2J'; cat \\"$D/image.six\\"; touch \\"$D/ready\\"; sleep 10" &
+            X=$!
+            i=0; while [ ! -f "$D/ready" ] && [ $i -lt 80 ]; do sleep 0.1; i=$((i+1)); done
+            sleep 0.5
+            import -window root "$D/shot.png"
+            kill $X
+            """
+        try script.write(to: dir.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
+        let started = Date()
+        let status = try XtermHarness.run(
+            ["timeout", "18", "xvfb-run", "-a", "-s", "-screen 0 640x480x24", "sh", dir.appendingPathComponent("run.sh").path],
+            timeout: 19)
+        #expect(status == 0)
+        _ = try XtermHarness.run(["/usr/bin/convert", dir.appendingPathComponent("shot.png").path, dir.appendingPathComponent("shot.ppm").path], timeout: 10)
+        #expect(Date().timeIntervalSince(started) < 20)
+        let shot = try #require(XtermHarness.readPPM(try Data(contentsOf: dir.appendingPathComponent("shot.ppm"))))
+
+        // Bounding box of pixels within ±6 of the colour.
+        var (minX, minY, maxX, maxY, matches) = (Int.max, Int.max, -1, -1, 0)
+        for y in 0..<shot.height {
+            for x in 0..<shot.width {
+                let i = (y * shot.width + x) * 3
+                if abs(Int(shot.rgb[i]) - colour.r) <= 6 && abs(Int(shot.rgb[i + 1]) - colour.g) <= 6 && abs(Int(shot.rgb[i + 2]) - colour.b) <= 6 {
+                    (minX, minY, maxX, maxY) = (min(minX, x), min(minY, y), max(maxX, x), max(maxY, y))
+                    matches += 1
+                }
+            }
+        }
+        // xterm draws the image from the home cell: 1-pixel window border + 2-pixel internal border.
+        #expect(minX == 3 && minY == 3, "image starts at (\(minX), \(minY)); screenshot in \(dir.path)")
+        #expect(maxX - minX + 1 == 120 && maxY - minY + 1 == 60, "image is \(maxX - minX + 1)×\(maxY - minY + 1)")
+        #expect(matches == 120 * 60, "\(matches) matching pixels")
+        let outside = (70 * shot.width + 200) * 3
+        #expect(Array(shot.rgb[outside..<(outside + 3)]) == [0, 0, 0])
+        try? FileManager.default.copyItem(
+            at: dir.appendingPathComponent("shot.png"),
+            to: FileManager.default.temporaryDirectory.appendingPathComponent("sdgallery-e2e-sixel-xterm-\(UUID().uuidString.prefix(8)).png"))
+    }
+}
