@@ -1,3 +1,8 @@
-// Benchmarks: programs that print figures (see scripts/bench*). Filled by the codec, downloader,
-// cache and renderer work.
-print("sdgallery-bench: no benchmark selected")
+// Benchmarks: programs that print figures. `sdgallery-bench <name>`; each helper adds one case.
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "render":
+    RenderBench.run(arguments: Array(arguments.dropFirst()))
+default:
+    print("usage: sdgallery-bench <benchmark>\n  render   encode one screen of 24 thumbnails (sixel, kitty, half-block) vs img2sixel")
+}

@@ -2,7 +2,8 @@ import Foundation
 import ImageCodecs
 
 /// The kitty graphics protocol: the image, scaled to fit the cell rectangle's pixel size, is
-/// transmitted once as raw RGBA (`f=32`, straight alpha: kitty blends it itself) in base64 chunks of
+/// transmitted once as raw RGB (`f=24`) when opaque, else raw RGBA (`f=32`, straight alpha: kitty
+/// blends it against the real background itself), in base64 chunks of
 /// at most 4096 bytes under an id, then placed by id over the cell rectangle (`a=p`, `C=1` so the
 /// cursor does not move). Use `KittySession` to send the transmission only once per id.
 public struct KittyRenderer: ImageRenderer {
@@ -44,20 +45,40 @@ public struct KittyRenderer: ImageRenderer {
             columns: min(cells.columns, (size.width + cellPixelSize.width - 1) / cellPixelSize.width),
             rows: min(cells.rows, (size.height + cellPixelSize.height - 1) / cellPixelSize.height))
 
-        let payload = Array(Data(rgba).base64EncodedString().utf8)
+        var format = 32
+        var raw = rgba
+        if Self.isOpaque(rgba) {
+            format = 24
+            raw = [UInt8](repeating: 0, count: size.width * size.height * 3)
+            for i in 0..<(size.width * size.height) {
+                raw[i * 3] = rgba[i * 4]
+                raw[i * 3 + 1] = rgba[i * 4 + 1]
+                raw[i * 3 + 2] = rgba[i * 4 + 2]
+            }
+        }
+        let payload = Array(Data(raw).base64EncodedString().utf8)
         var transmit: [UInt8] = []
         transmit.reserveCapacity(payload.count + payload.count / Self.chunkSize * 40 + 64)
         var offset = 0
         repeat {
             let end = min(payload.count, offset + Self.chunkSize)
             let more = end < payload.count ? 1 : 0
-            let keys = offset == 0 ? "a=t,f=32,s=\(size.width),v=\(size.height),i=\(id),q=2,m=\(more)" : "m=\(more)"
+            let keys = offset == 0 ? "a=t,f=\(format),s=\(size.width),v=\(size.height),i=\(id),q=2,m=\(more)" : "m=\(more)"
             transmit += wrap(Self.command(keys, payload: payload[offset..<end]))
             offset = end
         } while offset < payload.count
         let place = wrap(Self.command("a=p,i=\(id),p=1,c=\(covered.columns),r=\(covered.rows),C=1,q=2", payload: []))
         return RenderedImage(
             kind: .kitty, bytes: transmit + place, placement: place, kittyImageID: id, cells: covered, pixelSize: size)
+    }
+
+    static func isOpaque(_ rgba: [UInt8]) -> Bool {
+        var i = 3
+        while i < rgba.count {
+            if rgba[i] != 255 { return false }
+            i += 4
+        }
+        return true
     }
 
     /// `ESC _ G keys ; payload ESC \`.

@@ -38,17 +38,20 @@ func kittyCommands(_ bytes: [UInt8]) -> [(keys: [String: String], payload: [UInt
     }
 
     @Test func rawRGBARoundTripsExactly() throws {
-        let image = TestImages.photo(width: 120, height: 80)  // 38 400 bytes → 51 200 base64 → 13 chunks
+        // Not opaque → RGBA: 38 400 bytes → 51 200 base64 → 13 chunks.
+        var pixels = TestImages.photo(width: 120, height: 80).pixels
+        pixels[3] = 0
+        let image = Image(width: 120, height: 80, pixels: pixels)
         let out = try KittyRenderer().render(image, cells: CellSize(columns: 12, rows: 4), cellPixelSize: cell)
         let commands = kittyCommands(out.bytes)
         #expect(commands.count == 14)
         #expect(commands.allSatisfy { $0.payload.count <= 4096 })
         #expect(commands.dropLast(2).allSatisfy { $0.keys["m"] == "1" })
         #expect(commands[commands.count - 2].keys["m"] == "0")
-        let (keys, pixels) = try #require(transmittedPixels(out.bytes))
+        let (keys, sent) = try #require(transmittedPixels(out.bytes))
         #expect(keys["a"] == "t" && keys["f"] == "32" && keys["s"] == "120" && keys["v"] == "80")
         #expect(keys["i"] == String(try #require(out.kittyImageID)))
-        #expect(pixels == image.pixels)
+        #expect(sent == image.pixels)
         let place = try #require(commands.last)
         #expect(place.keys["a"] == "p" && place.keys["c"] == "12" && place.keys["r"] == "4" && place.keys["i"] == keys["i"])
         #expect(out.placement == KittyRenderer.command(
@@ -59,8 +62,11 @@ func kittyCommands(_ bytes: [UInt8]) -> [(keys: [String: String], payload: [UInt
         let image = TestImages.photo(width: 300, height: 200)
         let out = try KittyRenderer().render(image, cells: CellSize(columns: 8, rows: 3), cellPixelSize: cell)
         #expect(out.pixelSize == PixelSize(width: 80, height: 53))
-        let (_, pixels) = try #require(transmittedPixels(out.bytes))
-        #expect(pixels == PixelScaler.rgba(image, size: PixelSize(width: 80, height: 53)))
+        let (keys, sent) = try #require(transmittedPixels(out.bytes))
+        // Opaque → RGB (f=24): the scaled pixels without their alpha bytes.
+        #expect(keys["f"] == "24")
+        let scaled = PixelScaler.rgba(image, size: PixelSize(width: 80, height: 53))
+        #expect(sent == scaled.enumerated().filter { $0.offset % 4 != 3 }.map(\.element))
     }
 
     @Test func sessionTransmitsOnceThenPlaces() throws {

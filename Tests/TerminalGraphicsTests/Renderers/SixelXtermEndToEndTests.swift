@@ -96,14 +96,15 @@ enum XtermHarness {
                 }
             }
         }
-        // xterm draws the image from the home cell: 1-pixel window border + 2-pixel internal border.
-        #expect(minX == 3 && minY == 3, "image starts at (\(minX), \(minY)); screenshot in \(dir.path)")
-        #expect(maxX - minX + 1 == 120 && maxY - minY + 1 == 60, "image is \(maxX - minX + 1)×\(maxY - minY + 1)")
-        #expect(matches == 120 * 60, "\(matches) matching pixels")
         let outside = (70 * shot.width + 200) * 3
-        #expect(Array(shot.rgb[outside..<(outside + 3)]) == [0, 0, 0])
-        try? FileManager.default.copyItem(
-            at: dir.appendingPathComponent("shot.png"),
-            to: FileManager.default.temporaryDirectory.appendingPathComponent("sdgallery-e2e-sixel-xterm-\(UUID().uuidString.prefix(8)).png"))
+        let checks = [
+            // xterm draws the image from the home cell: 1-pixel window border + 2-pixel internal border.
+            (minX == 3 && minY == 3, "image starts at (\(minX), \(minY))"),
+            (maxX - minX + 1 == 120 && maxY - minY + 1 == 60, "image is \(maxX - minX + 1)×\(maxY - minY + 1)"),
+            (matches == 120 * 60, "\(matches) matching pixels"),
+            (Array(shot.rgb[outside..<(outside + 3)]) == [0, 0, 0], "background outside the image is not black"),
+        ]
+        for (ok, message) in checks { #expect(ok, "\(message); screenshot kept in \(dir.path)/shot.png") }
+        if checks.allSatisfy(\.0) { try? FileManager.default.removeItem(at: dir) }
     }
 }
