@@ -45,12 +45,12 @@ public enum ProbeReplyParser {
         return nil
     }
 
-    /// (end of body, index after the terminator) for a string ended by ST (or BEL for OSC).
+    /// (end of body, index after the terminator) for a string ended by 7-bit ST (or BEL for OSC);
+    /// 8-bit ST (0x9C) is not honoured because it also occurs inside UTF-8 text.
     static func stringEnd(_ b: [UInt8], from start: Int, allowBEL: Bool) -> (Int, Int)? {
         var j = start
         while j < b.count {
             if allowBEL && b[j] == bel { return (j, j + 1) }
-            if b[j] == 0x9C { return (j, j + 1) }
             if b[j] == esc {
                 guard j + 1 < b.count else { return nil }
                 return (j, b[j + 1] == UInt8(ascii: "\\") ? j + 2 : j + 1)

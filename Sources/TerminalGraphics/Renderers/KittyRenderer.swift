@@ -67,7 +67,7 @@ public struct KittyRenderer: ImageRenderer {
             transmit += wrap(Self.command(keys, payload: payload[offset..<end]))
             offset = end
         } while offset < payload.count
-        let place = wrap(Self.command("a=p,i=\(id),p=1,c=\(covered.columns),r=\(covered.rows),C=1,q=2", payload: []))
+        let place = Self.placement(imageID: id, cells: covered, tmuxPassthrough: tmuxPassthrough)
         return RenderedImage(
             kind: .kitty, bytes: transmit + place, placement: place, kittyImageID: id, cells: covered, pixelSize: size)
     }
@@ -93,6 +93,15 @@ public struct KittyRenderer: ImageRenderer {
     }
 
     func wrap(_ bytes: [UInt8]) -> [UInt8] { tmuxPassthrough ? TmuxPassthrough.wrap(bytes) : bytes }
+
+    /// Places image `id` over `cells` at the cursor without moving it (`C=1`). Placing again with
+    /// the same `placementID` moves that placement; give each slot its own id to show one image twice.
+    public static func placement(
+        imageID id: UInt32, placementID: UInt32 = 1, cells: CellSize, tmuxPassthrough: Bool = false
+    ) -> [UInt8] {
+        let bytes = command("a=p,i=\(id),p=\(placementID),c=\(cells.columns),r=\(cells.rows),C=1,q=2", payload: [])
+        return tmuxPassthrough ? TmuxPassthrough.wrap(bytes) : bytes
+    }
 
     /// Removes the placements of image `id` (kept in the terminal's memory for a cheap re-place), or
     /// frees its data too when `freeData` is set. For a slot that scrolled away.
