@@ -33,24 +33,27 @@ static int sdg_sixel_write(char *data, int size, void *priv) {
 
 /// libsixel builds its palette from a histogram truncated to 5 bits per channel, so every entry is
 /// biased down by up to 7 (white becomes 248). One Lloyd step fixes that: map each pixel to its
-/// nearest entry (memoised per 5-bit bucket) and move each entry to the mean of its pixels.
+/// nearest entry (memoised per 4-bit bucket, so at most 4096 searches) and move each entry to the
+/// mean of its pixels.
 static void sdg_sixel_refine_palette(sixel_dither_t *dither, const unsigned char *rgb, size_t count) {
     int ncolors = sixel_dither_get_num_of_palette_colors(dither);
     unsigned char *palette = sixel_dither_get_palette(dither);
     if (!palette || ncolors <= 0 || ncolors > 256) return;
-    short *nearest = malloc(sizeof(short) * 32768);
+    short *nearest = malloc(sizeof(short) * 4096);
     unsigned long *sums = calloc((size_t)ncolors * 4, sizeof(unsigned long));
     if (!nearest || !sums) { free(nearest); free(sums); return; }
-    for (int i = 0; i < 32768; i++) nearest[i] = -1;
+    for (int i = 0; i < 4096; i++) nearest[i] = -1;
     for (size_t i = 0; i < count; i++) {
         const unsigned char *p = rgb + i * 3;
-        int bucket = (p[0] >> 3) << 10 | (p[1] >> 3) << 5 | (p[2] >> 3);
+        int bucket = (p[0] >> 4) << 8 | (p[1] >> 4) << 4 | (p[2] >> 4);
         if (nearest[bucket] < 0) {
+            // Search from the bucket's centre so every pixel of the bucket gets the same entry.
+            const unsigned char centre[3] = {(unsigned char)(p[0] | 8), (unsigned char)(p[1] | 8), (unsigned char)(p[2] | 8)};
             int best = 0;
             long bestDistance = -1;
             for (int c = 0; c < ncolors; c++) {
-                long dr = (long)palette[c * 3] - p[0], dg = (long)palette[c * 3 + 1] - p[1];
-                long db = (long)palette[c * 3 + 2] - p[2];
+                long dr = (long)palette[c * 3] - centre[0], dg = (long)palette[c * 3 + 1] - centre[1];
+                long db = (long)palette[c * 3 + 2] - centre[2];
                 long d = dr * dr + dg * dg + db * db;
                 if (bestDistance < 0 || d < bestDistance) { bestDistance = d; best = c; }
             }

@@ -18,7 +18,7 @@ enum RenderBench {
         print("|---|---:|---:|---:|")
         let renderers: [(String, any ImageRenderer)] = [
             ("sixel (libsixel, 256 colours, Atkinson)", SixelRenderer()),
-            ("kitty (raw RGBA, base64)", KittyRenderer()),
+            ("kitty (raw RGB, base64)", KittyRenderer()),
             ("half-block truecolor", HalfBlockRenderer(colorDepth: .truecolor)),
             ("half-block 256", HalfBlockRenderer(colorDepth: .color256)),
         ]
