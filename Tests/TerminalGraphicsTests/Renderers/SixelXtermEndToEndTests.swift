@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ImageCodecs
 import TestSupport
 import Testing
@@ -18,19 +21,30 @@ enum XtermHarness {
     static let available: Bool = ["xvfb-run", "xterm", "import", "timeout"].allSatisfy { which($0) != nil }
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/convert")
 
-    /// Runs a command, killing it after `timeout` seconds. Returns the exit status.
+    /// Runs a command (found on PATH) with stdin/stdout/stderr on /dev/null, killing it after
+    /// `timeout` seconds; returns its exit status. Uses posix_spawn + waitpid rather than Foundation's
+    /// Process, whose exit detection waits for daemons the command leaves behind (tmux's server).
     static func run(_ arguments: [String], timeout: TimeInterval) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        var cArguments = arguments.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, &cArguments, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .ENOENT) }
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return process.terminationStatus
+        var status: Int32 = 0
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                return -1
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : -1
     }
 
     /// Parses a binary PPM (P6, maxval 255) into (width, height, rgb).
