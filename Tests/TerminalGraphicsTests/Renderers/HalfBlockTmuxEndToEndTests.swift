@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import ImageCodecs
 import TestSupport
 import Testing
@@ -59,7 +62,11 @@ import Testing
         _ = try XtermHarness.run(
             ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "30", "-y", "8",
              "cat '\(file.path)'; sleep 5"], timeout: 5)
-        defer { _ = try? XtermHarness.run(["tmux", "-L", socket, "kill-server"], timeout: 5) }
+        defer {
+            _ = try? XtermHarness.run(["tmux", "-L", socket, "kill-server"], timeout: 5)
+            let tmpdir = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+            try? FileManager.default.removeItem(atPath: "\(tmpdir)/tmux-\(getuid())/\(socket)")
+        }
         Thread.sleep(forTimeInterval: 0.4)
         let capture = dir.appendingPathComponent("capture.txt")
         _ = try XtermHarness.run(
