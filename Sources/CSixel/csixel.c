@@ -31,33 +31,56 @@ static int sdg_sixel_write(char *data, int size, void *priv) {
 }
 
 
+/// Index of the palette entry nearest to `q` (squared RGB distance). `order` lists the entries by
+/// ascending green; the search walks outwards from `q`'s green and stops once the green gap alone
+/// exceeds the best distance.
+static int sdg_sixel_nearest(const unsigned char *palette, const int *order, int ncolors, const int q[3]) {
+    int lo = 0, hi = ncolors;
+    while (lo < hi) {  // first entry with green >= q[1]
+        int mid = (lo + hi) / 2;
+        if (palette[order[mid] * 3 + 1] < q[1]) lo = mid + 1; else hi = mid;
+    }
+    int up = lo, down = lo - 1, best = order[lo < ncolors ? lo : ncolors - 1];
+    long bestDistance = -1;
+    while (up < ncolors || down >= 0) {
+        long gapUp = up < ncolors ? (long)palette[order[up] * 3 + 1] - q[1] : 1L << 30;
+        long gapDown = down >= 0 ? (long)q[1] - palette[order[down] * 3 + 1] : 1L << 30;
+        int c;
+        long gap;
+        if (gapUp <= gapDown) { c = order[up++]; gap = gapUp; } else { c = order[down--]; gap = gapDown; }
+        if (bestDistance >= 0 && gap * gap >= bestDistance) break;
+        long dr = (long)palette[c * 3] - q[0], dg = (long)palette[c * 3 + 1] - q[1];
+        long db = (long)palette[c * 3 + 2] - q[2];
+        long d = dr * dr + dg * dg + db * db;
+        if (bestDistance < 0 || d < bestDistance) { bestDistance = d; best = c; }
+    }
+    return best;
+}
+
 /// libsixel builds its palette from a histogram truncated to 5 bits per channel, so every entry is
 /// biased down by up to 7 (white becomes 248). One Lloyd step fixes that: map each pixel to its
-/// nearest entry (memoised per 4-bit bucket, so at most 4096 searches) and move each entry to the
-/// mean of its pixels.
+/// nearest entry (memoised per 5-bit bucket, searched from the bucket's centre) and move each entry
+/// to the mean of its pixels.
 static void sdg_sixel_refine_palette(sixel_dither_t *dither, const unsigned char *rgb, size_t count) {
     int ncolors = sixel_dither_get_num_of_palette_colors(dither);
     unsigned char *palette = sixel_dither_get_palette(dither);
     if (!palette || ncolors <= 0 || ncolors > 256) return;
-    short *nearest = malloc(sizeof(short) * 4096);
+    int order[256];
+    for (int c = 0; c < ncolors; c++) {  // insertion sort by green
+        int k = c;
+        while (k > 0 && palette[order[k - 1] * 3 + 1] > palette[c * 3 + 1]) { order[k] = order[k - 1]; k--; }
+        order[k] = c;
+    }
+    short *nearest = malloc(sizeof(short) * 32768);
     unsigned long *sums = calloc((size_t)ncolors * 4, sizeof(unsigned long));
     if (!nearest || !sums) { free(nearest); free(sums); return; }
-    for (int i = 0; i < 4096; i++) nearest[i] = -1;
+    for (int i = 0; i < 32768; i++) nearest[i] = -1;
     for (size_t i = 0; i < count; i++) {
         const unsigned char *p = rgb + i * 3;
-        int bucket = (p[0] >> 4) << 8 | (p[1] >> 4) << 4 | (p[2] >> 4);
+        int bucket = (p[0] >> 3) << 10 | (p[1] >> 3) << 5 | (p[2] >> 3);
         if (nearest[bucket] < 0) {
-            // Search from the bucket's centre so every pixel of the bucket gets the same entry.
-            const unsigned char centre[3] = {(unsigned char)(p[0] | 8), (unsigned char)(p[1] | 8), (unsigned char)(p[2] | 8)};
-            int best = 0;
-            long bestDistance = -1;
-            for (int c = 0; c < ncolors; c++) {
-                long dr = (long)palette[c * 3] - centre[0], dg = (long)palette[c * 3 + 1] - centre[1];
-                long db = (long)palette[c * 3 + 2] - centre[2];
-                long d = dr * dr + dg * dg + db * db;
-                if (bestDistance < 0 || d < bestDistance) { bestDistance = d; best = c; }
-            }
-            nearest[bucket] = (short)best;
+            const int centre[3] = {(p[0] & ~7) | 4, (p[1] & ~7) | 4, (p[2] & ~7) | 4};
+            nearest[bucket] = (short)sdg_sixel_nearest(palette, order, ncolors, centre);
         }
         unsigned long *sum = sums + nearest[bucket] * 4;
         sum[0] += p[0]; sum[1] += p[1]; sum[2] += p[2]; sum[3] += 1;
