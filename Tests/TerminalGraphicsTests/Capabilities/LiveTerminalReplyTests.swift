@@ -39,7 +39,7 @@ import Glibc
             i=0; while [ ! -f '\(dir.path)/done' ] && [ $i -lt 80 ]; do sleep 0.1; i=$((i+1)); done
             kill $X
             """.write(to: runner, atomically: true, encoding: .utf8)
-        _ = try XtermHarness.run(["timeout", "15", "xvfb-run", "-a", "-s", "-screen 0 800x600x24", "sh", runner.path], timeout: 16)
+        _ = try XtermHarness.run(["timeout", "15", "xvfb-run", "-a", "-n", XtermHarness.randomServerNumber(), "-s", "-screen 0 800x600x24", "sh", runner.path], timeout: 16)
         let bytes = try [UInt8](Data(contentsOf: reply))
         let replies = ProbeReplyParser.parse(bytes)
         #expect(replies.sawDeviceAttributes, "raw reply: \(bytes)")

@@ -58,6 +58,10 @@ enum XtermHarness {
         return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : -1
     }
 
+    /// A display number to start xvfb-run's search from (`-a` alone races when two tests start Xvfb
+    /// at once: both pick :99).
+    static func randomServerNumber() -> String { String(Int.random(in: 100...900)) }
+
     /// Parses a binary PPM (P6, maxval 255) into (width, height, rgb).
     static func readPPM(_ data: Data) -> (width: Int, height: Int, rgb: [UInt8])? {
         let bytes = [UInt8](data)
@@ -103,7 +107,7 @@ enum XtermHarness {
         try script.write(to: dir.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
         let started = Date()
         let status = try XtermHarness.run(
-            ["timeout", "18", "xvfb-run", "-a", "-s", "-screen 0 640x480x24", "sh", dir.appendingPathComponent("run.sh").path],
+            ["timeout", "18", "xvfb-run", "-a", "-n", XtermHarness.randomServerNumber(), "-s", "-screen 0 640x480x24", "sh", dir.appendingPathComponent("run.sh").path],
             timeout: 19)
         #expect(status == 0)
         _ = try XtermHarness.run(["/usr/bin/convert", dir.appendingPathComponent("shot.png").path, dir.appendingPathComponent("shot.ppm").path], timeout: 10)
