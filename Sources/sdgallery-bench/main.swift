@@ -10,7 +10,11 @@ case "cache":
     CacheBench.run(rest)
 case "cache-writer":
     CacheBench.runKillTestWriter(rest)
+case "render":
+    RenderBench.run(arguments: rest)
 default:
     print("usage: sdgallery-bench <benchmark> [options]")
-    print("benchmarks: codecs [DIR], cache")
+    print("  codecs [DIR]   decode full size vs into a 320×200 box")
+    print("  cache          memory/disk hit latency, store throughput")
+    print("  render [N]     encode one screen of 24 thumbnails (sixel, kitty, half-block) vs img2sixel")
 }
