@@ -54,10 +54,8 @@ struct ImageDownloadOperationTests {
         await server.stop()
     }
 
-    /// Re-enable after merging the codecs branch (real incremental JPEG decoder): remove the
-    /// `.disabled` trait. Verified passing on a trial merge with codecs at e899655.
-    @Test("progressive JPEG with the real codecs: ≥ 2 partials then the final image",
-          .disabled("needs codecs branch"))
+    /// Uses the real incremental JPEG decoder from the codecs work.
+    @Test("progressive JPEG with the real codecs: ≥ 2 partials then the final image")
     func progressiveJPEGWithRealCodecs() async throws {
         let dir = try Fixtures.temporaryDirectory("progressive")
         let file = dir.appendingPathComponent("p.jpg")

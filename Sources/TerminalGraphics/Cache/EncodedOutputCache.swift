@@ -1,0 +1,143 @@
+import ImageCodecs
+import Synchronization
+
+/// Identifies one encoded output: the image, the cell rectangle, the renderer (kind, colour depth,
+/// background, passthrough) and the cell pixel size.
+public struct EncodedOutputKey: Sendable, Hashable {
+    /// `Image.id`.
+    public var imageID: UInt64
+    /// The requested cell rectangle.
+    public var cells: CellSize
+    /// The renderer and its settings.
+    public var renderer: RendererIdentity
+    /// The cell pixel size.
+    public var cellPixelSize: CellPixelSize
+
+    /// Creates a key.
+    public init(imageID: UInt64, cells: CellSize, renderer: RendererIdentity, cellPixelSize: CellPixelSize) {
+        self.imageID = imageID
+        self.cells = cells
+        self.renderer = renderer
+        self.cellPixelSize = cellPixelSize
+    }
+}
+
+/// A thread-safe, cost-bounded LRU cache of encoded terminal output, so a repaint (scrolling back,
+/// redrawing after a resize of another cell) costs a dictionary lookup instead of an encode.
+///
+/// ```swift
+/// let cache = EncodedOutputCache(costLimit: 32 << 20)
+/// let out = try cache.render(image, cells: cells, cellPixelSize: cell, with: renderer)
+/// ```
+public final class EncodedOutputCache: Sendable {
+    /// Counters, for tests and `--stats`.
+    public struct Statistics: Sendable, Hashable {
+        /// Lookups that found an entry.
+        public var hits = 0
+        /// Lookups that did not.
+        public var misses = 0
+        /// Encodes performed through `render`.
+        public var encodes = 0
+        /// Entries dropped to stay under the cost limit.
+        public var evictions = 0
+    }
+
+    struct Entry {
+        var value: RenderedImage
+        var cost: Int
+        var lastUse: UInt64
+    }
+
+    struct State {
+        var entries: [EncodedOutputKey: Entry] = [:]
+        var totalCost = 0
+        var clock: UInt64 = 0
+        var statistics = Statistics()
+    }
+
+    /// Upper bound on the summed `RenderedImage.cost` of all entries.
+    public let costLimit: Int
+    let state = Mutex(State())
+
+    /// Creates a cache holding at most `costLimit` bytes of output.
+    public init(costLimit: Int = 64 << 20) {
+        self.costLimit = max(0, costLimit)
+    }
+
+    /// The cached output for `key`, marking it recently used.
+    public func value(for key: EncodedOutputKey) -> RenderedImage? {
+        state.withLock { s in
+            guard var entry = s.entries[key] else {
+                s.statistics.misses += 1
+                return nil
+            }
+            s.clock += 1
+            entry.lastUse = s.clock
+            s.entries[key] = entry
+            s.statistics.hits += 1
+            return entry.value
+        }
+    }
+
+    /// Stores `value`, evicting least recently used entries past the cost limit. A value costing more
+    /// than the whole limit is not stored.
+    public func insert(_ value: RenderedImage, for key: EncodedOutputKey) {
+        let cost = value.cost
+        state.withLock { s in
+            if let old = s.entries.removeValue(forKey: key) { s.totalCost -= old.cost }
+            guard cost <= costLimit else { return }
+            s.clock += 1
+            s.entries[key] = Entry(value: value, cost: cost, lastUse: s.clock)
+            s.totalCost += cost
+            guard s.totalCost > costLimit else { return }
+            // Evict oldest first down to 90% of the limit, so evictions are batched.
+            let target = costLimit - costLimit / 10
+            for (victim, entry) in s.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
+                if s.totalCost <= target { break }
+                s.entries.removeValue(forKey: victim)
+                s.totalCost -= entry.cost
+                s.statistics.evictions += 1
+            }
+        }
+    }
+
+    /// The cached output for this image/rectangle/renderer, or a fresh encode (stored). The encode
+    /// runs outside the lock; two threads missing the same key at once may both encode.
+    public func render(
+        _ image: Image, cells: CellSize, cellPixelSize: CellPixelSize, with renderer: any ImageRenderer
+    ) throws(RenderError) -> RenderedImage {
+        let key = EncodedOutputKey(imageID: image.id, cells: cells, renderer: renderer.identity, cellPixelSize: cellPixelSize)
+        if let hit = value(for: key) { return hit }
+        let rendered = try renderer.render(image, cells: cells, cellPixelSize: cellPixelSize)
+        state.withLock { $0.statistics.encodes += 1 }
+        insert(rendered, for: key)
+        return rendered
+    }
+
+    /// Drops every entry of one image (e.g. when the image cache evicts it).
+    public func removeAll(imageID: UInt64) {
+        state.withLock { s in
+            for (key, entry) in s.entries where key.imageID == imageID {
+                s.entries.removeValue(forKey: key)
+                s.totalCost -= entry.cost
+            }
+        }
+    }
+
+    /// Drops everything (e.g. after the cell size changed).
+    public func removeAll() {
+        state.withLock { s in
+            s.entries.removeAll()
+            s.totalCost = 0
+        }
+    }
+
+    /// Current counters.
+    public var statistics: Statistics { state.withLock { $0.statistics } }
+
+    /// Number of entries.
+    public var count: Int { state.withLock { $0.entries.count } }
+
+    /// Summed cost of all entries.
+    public var totalCost: Int { state.withLock { $0.totalCost } }
+}

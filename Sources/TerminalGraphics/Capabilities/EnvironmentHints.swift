@@ -1,0 +1,45 @@
+/// Capability hints read from environment variables (`COLORTERM`, `TERM`, `TERM_PROGRAM`, `TMUX`,
+/// `KITTY_WINDOW_ID`); used where the terminal did not answer the probe.
+public struct EnvironmentHints: Sendable, Hashable {
+    /// Colour depth the variables suggest.
+    public var colorDepth: ColorDepth
+    /// Graphics protocol the variables suggest (none when unknown).
+    public var graphics: GraphicsProtocol
+    /// Terminal name from `TERM_PROGRAM` (or `TERM`), sanitized.
+    public var terminalName: String?
+    /// Whether `TMUX` is set (or TERM says tmux/screen under TMUX).
+    public var inTmux: Bool
+
+    /// Reads hints from an environment dictionary (pass `ProcessInfo.processInfo.environment`).
+    public init(environment env: [String: String]) {
+        let term = (env["TERM"] ?? "").lowercased()
+        let program = (env["TERM_PROGRAM"] ?? "").lowercased()
+        let colorterm = (env["COLORTERM"] ?? "").lowercased()
+        inTmux = !(env["TMUX"] ?? "").isEmpty || program == "tmux"
+
+        if colorterm == "truecolor" || colorterm == "24bit" || term.hasSuffix("-direct")
+            || ["wezterm", "iterm.app", "ghostty", "vscode"].contains(program) || term == "xterm-kitty"
+            || term == "foot" || term.hasPrefix("foot-") {
+            colorDepth = .truecolor
+        } else if term.contains("256color") {
+            colorDepth = .color256
+        } else if term.isEmpty || term == "dumb" {
+            colorDepth = .mono
+        } else {
+            colorDepth = .color16
+        }
+
+        if !(env["KITTY_WINDOW_ID"] ?? "").isEmpty || term == "xterm-kitty" || program == "wezterm"
+            || program == "ghostty" || term == "xterm-ghostty" {
+            graphics = .kitty
+        } else if term.hasPrefix("mlterm") || term == "foot" || term.hasPrefix("foot-") || term.contains("sixel")
+            || program == "iterm.app" || term == "yaft-256color" {
+            graphics = .sixel
+        } else {
+            graphics = .none
+        }
+
+        let name = env["TERM_PROGRAM"].flatMap { $0.isEmpty ? nil : $0 } ?? env["TERM"]
+        terminalName = name.map(TextSanitizer.strip).flatMap { $0.isEmpty ? nil : String($0.prefix(64)) }
+    }
+}

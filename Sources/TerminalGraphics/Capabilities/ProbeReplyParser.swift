@@ -1,0 +1,132 @@
+/// Parses a terminal's reply bytes to the capability probe. A pure function over bytes: stray
+/// input (keys the user typed) is skipped, an incomplete trailing sequence is ignored, so the probe
+/// can call it again as more bytes arrive.
+public enum ProbeReplyParser {
+    static let esc: UInt8 = 0x1B
+    static let bel: UInt8 = 0x07
+
+    /// Parses every complete reply in `bytes`.
+    public static func parse(_ bytes: some Collection<UInt8>) -> ProbeReplies {
+        let b = Array(bytes)
+        var replies = ProbeReplies()
+        var i = 0
+        while i < b.count {
+            guard b[i] == esc, i + 1 < b.count else { i += 1; continue }
+            switch b[i + 1] {
+            case UInt8(ascii: "["):
+                guard let end = csiEnd(b, from: i + 2) else { return replies }
+                parseCSI(Array(b[(i + 2)..<end]), final: b[end], into: &replies)
+                i = end + 1
+            case UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "]"):
+                guard let (bodyEnd, next) = stringEnd(b, from: i + 2, allowBEL: b[i + 1] == UInt8(ascii: "]"))
+                else { return replies }
+                let body = Array(b[(i + 2)..<bodyEnd])
+                switch b[i + 1] {
+                case UInt8(ascii: "P"): parseDCS(body, into: &replies)
+                case UInt8(ascii: "_"): parseAPC(body, into: &replies)
+                default: parseOSC(body, into: &replies)
+                }
+                i = next
+            default:
+                i += 2
+            }
+        }
+        return replies
+    }
+
+    /// Index of a CSI's final byte (0x40…0x7E), or nil when the sequence is incomplete.
+    static func csiEnd(_ b: [UInt8], from start: Int) -> Int? {
+        var j = start
+        while j < b.count {
+            if (0x40...0x7E).contains(b[j]) { return j }
+            if b[j] < 0x20 { return j }  // malformed: let the caller consume up to here
+            j += 1
+        }
+        return nil
+    }
+
+    /// (end of body, index after the terminator) for a string ended by 7-bit ST (or BEL for OSC);
+    /// 8-bit ST (0x9C) is not honoured because it also occurs inside UTF-8 text.
+    static func stringEnd(_ b: [UInt8], from start: Int, allowBEL: Bool) -> (Int, Int)? {
+        var j = start
+        while j < b.count {
+            if allowBEL && b[j] == bel { return (j, j + 1) }
+            if b[j] == esc {
+                guard j + 1 < b.count else { return nil }
+                return (j, b[j + 1] == UInt8(ascii: "\\") ? j + 2 : j + 1)
+            }
+            j += 1
+        }
+        return nil
+    }
+
+    static func parseCSI(_ body: [UInt8], final: UInt8, into r: inout ProbeReplies) {
+        let isPrivate = body.first == UInt8(ascii: "?")
+        let params = numbers(body.drop { $0 == UInt8(ascii: "?") }.prefix { (0x30...0x3B).contains($0) })
+        let intermediates = body.filter { (0x20...0x2F).contains($0) }
+        switch (isPrivate, intermediates, final) {
+        case (true, [], UInt8(ascii: "c")):
+            r.deviceAttributes = params
+        case (true, [UInt8(ascii: "$")], UInt8(ascii: "y")) where params.count >= 2 && params[0] == 2026:
+            r.syncOutputMode = params[1]
+        case (false, [], UInt8(ascii: "t")) where params.count >= 3 && params[0] == 6:
+            if (1...1000).contains(params[1]) && (1...1000).contains(params[2]) {
+                r.cellPixelSize = CellPixelSize(width: params[2], height: params[1])
+            }
+        default:
+            break
+        }
+    }
+
+    static func parseDCS(_ body: [UInt8], into r: inout ProbeReplies) {
+        guard body.starts(with: Array(">|".utf8)) else { return }
+        let text = TextSanitizer.strip(bytes: body.dropFirst(2).prefix(128))
+        if !text.isEmpty { r.terminalVersion = text }
+    }
+
+    static func parseAPC(_ body: [UInt8], into r: inout ProbeReplies) {
+        guard body.first == UInt8(ascii: "G"), let semicolon = body.firstIndex(of: UInt8(ascii: ";")) else { return }
+        let keys = String(decoding: body[1..<semicolon], as: UTF8.self).split(separator: ",")
+        guard keys.contains("i=31") else { return }
+        r.kittyGraphics = body[(semicolon + 1)...].starts(with: Array("OK".utf8))
+    }
+
+    static func parseOSC(_ body: [UInt8], into r: inout ProbeReplies) {
+        let text = String(decoding: body, as: UTF8.self)
+        guard text.hasPrefix("11;") else { return }
+        r.backgroundColor = parseXColor(String(text.dropFirst(3)))
+    }
+
+    /// Parses `rgb:R/G/B` with 1–4 hex digits per component (X11 colour syntax).
+    static func parseXColor(_ spec: String) -> RGBColor? {
+        guard spec.hasPrefix("rgb:") else { return nil }
+        let parts = spec.dropFirst(4).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        var channels: [UInt8] = []
+        for part in parts {
+            guard (1...4).contains(part.count), let v = Int(part, radix: 16) else { return nil }
+            let maxValue = (1 << (4 * part.count)) - 1
+            channels.append(UInt8((v * 255 + maxValue / 2) / maxValue))
+        }
+        return RGBColor(r: channels[0], g: channels[1], b: channels[2])
+    }
+
+    /// Semicolon-separated decimal parameters; empty ones are 0, huge ones are clamped.
+    static func numbers(_ bytes: some Sequence<UInt8>) -> [Int] {
+        var result: [Int] = []
+        var current = 0
+        var any = false
+        for byte in bytes {
+            if byte == UInt8(ascii: ";") {
+                result.append(current)
+                current = 0
+                any = true
+            } else if (0x30...0x39).contains(byte) {
+                current = min(current * 10 + Int(byte - 0x30), 1_000_000)
+                any = true
+            }
+        }
+        if any { result.append(current) }
+        return result
+    }
+}

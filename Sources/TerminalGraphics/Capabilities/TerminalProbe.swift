@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The result of one probe: how it went, the parsed replies, and the ioctl cell size.
+public struct ProbeResult: Sendable, Hashable {
+    /// How the probe ended.
+    public var status: ProbeStatus
+    /// Parsed replies (empty when nothing arrived).
+    public var replies: ProbeReplies
+    /// Cell size from `TIOCGWINSZ` when its pixel fields were sane.
+    public var windowCellPixelSize: CellPixelSize?
+    /// Time spent waiting, in milliseconds.
+    public var elapsedMilliseconds: Int
+
+    /// Creates a result.
+    public init(
+        status: ProbeStatus, replies: ProbeReplies = ProbeReplies(), windowCellPixelSize: CellPixelSize? = nil,
+        elapsedMilliseconds: Int = 0
+    ) {
+        self.status = status
+        self.replies = replies
+        self.windowCellPixelSize = windowCellPixelSize
+        self.elapsedMilliseconds = elapsedMilliseconds
+    }
+}
+
+/// The only code in this module that talks to a tty: writes the probe queries in one write, reads
+/// replies until DA1 (asked last) or the deadline, and restores the terminal mode. Parsing is done by
+/// the pure `ProbeReplyParser`.
+public struct TerminalProbe: Sendable {
+    /// File descriptor replies are read from (normally 0).
+    public var input: Int32
+    /// File descriptor queries are written to (normally 1).
+    public var output: Int32
+    /// Hard cap on the wait for replies.
+    public var timeoutMilliseconds: Int
+    /// Whether to ask the background colour (OSC 11) too.
+    public var queryBackground: Bool
+
+    /// Creates a probe over two file descriptors.
+    public init(input: Int32 = 0, output: Int32 = 1, timeoutMilliseconds: Int = 250, queryBackground: Bool = true) {
+        self.input = input
+        self.output = output
+        self.timeoutMilliseconds = max(1, timeoutMilliseconds)
+        self.queryBackground = queryBackground
+    }
+
+    /// The query bytes: XTVERSION, kitty graphics query, `CSI 16 t`, DECRQM 2026, optional OSC 11,
+    /// and DA1 last (every terminal answers it, so its reply ends the wait).
+    public static func query(includeBackground: Bool) -> [UInt8] {
+        var q = "\u{1B}[>q" + "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\" + "\u{1B}[16t" + "\u{1B}[?2026$p"
+        if includeBackground { q += "\u{1B}]11;?\u{1B}\\" }
+        q += "\u{1B}[c"
+        return Array(q.utf8)
+    }
+
+    /// Runs the probe. Never probes when either descriptor is not a tty or the process is not in
+    /// the terminal's foreground process group.
+    public func run() -> ProbeResult {
+        guard isatty(input) == 1, isatty(output) == 1 else { return ProbeResult(status: .notATerminal) }
+        let foreground = tcgetpgrp(output)
+        if foreground != -1 && foreground != getpgrp() { return ProbeResult(status: .background) }
+        let windowCell = Self.windowCellPixelSize(output)
+
+        var saved = termios()
+        guard tcgetattr(input, &saved) == 0 else { return ProbeResult(status: .failed, windowCellPixelSize: windowCell) }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+            cc[Int(VMIN)] = 0
+            cc[Int(VTIME)] = 0
+        }
+        guard tcsetattr(input, TCSANOW, &raw) == 0 else {
+            return ProbeResult(status: .failed, windowCellPixelSize: windowCell)
+        }
+        defer { _ = tcsetattr(input, TCSANOW, &saved) }
+
+        let start = Self.nowMilliseconds()
+        guard Self.writeAll(output, Self.query(includeBackground: queryBackground)) else {
+            return ProbeResult(status: .failed, windowCellPixelSize: windowCell)
+        }
+        var received: [UInt8] = []
+        var replies = ProbeReplies()
+        var status = ProbeStatus.timedOut
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        while true {
+            let remaining = timeoutMilliseconds - (Self.nowMilliseconds() - start)
+            if remaining <= 0 { break }
+            var fds = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&fds, 1, Int32(remaining))
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { break }
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            if count <= 0 { status = .failed; break }
+            received.append(contentsOf: buffer[0..<count])
+            if received.count > 65536 { status = .failed; break }
+            replies = ProbeReplyParser.parse(received)
+            if replies.sawDeviceAttributes { status = .answered; break }
+        }
+        return ProbeResult(
+            status: status, replies: replies, windowCellPixelSize: windowCell,
+            elapsedMilliseconds: Self.nowMilliseconds() - start)
+    }
+
+    /// Cell size from `TIOCGWINSZ` when the pixel fields are sane (xpixel ≥ 2·cols, ypixel ≥ 4·rows).
+    static func windowCellPixelSize(_ fd: Int32) -> CellPixelSize? {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
+        return sane(columns: Int(size.ws_col), rows: Int(size.ws_row), xPixels: Int(size.ws_xpixel), yPixels: Int(size.ws_ypixel))
+    }
+
+    /// The cell size for a window of `columns`×`rows` cells and `xPixels`×`yPixels` pixels, or nil
+    /// when the pixel fields are missing or implausible.
+    static func sane(columns: Int, rows: Int, xPixels: Int, yPixels: Int) -> CellPixelSize? {
+        guard columns > 0, rows > 0, xPixels >= 2 * columns, yPixels >= 4 * rows else { return nil }
+        return CellPixelSize(width: xPixels / columns, height: yPixels / rows)
+    }
+
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+
+    static func nowMilliseconds() -> Int {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return ts.tv_sec * 1000 + ts.tv_nsec / 1_000_000
+    }
+}

@@ -1,0 +1,91 @@
+import ImageCodecs
+
+/// Draws two pixels per cell with `▀` (upper half block): foreground = upper pixel, background =
+/// lower pixel, in 24-bit, 256 or 16 colours. The sampling grid keeps the image's aspect ratio for
+/// the real cell size. SGR codes are only re-emitted when they change along a row; each row ends
+/// with `CSI 0 m`.
+public struct HalfBlockRenderer: ImageRenderer {
+    /// Colour depth of the output (`.mono` falls back to 16 colours; use `AsciiRenderer` instead).
+    public var colorDepth: ColorDepth
+    /// Background transparent pixels are blended against.
+    public var background: RGBColor
+
+    /// Creates a half-block renderer.
+    public init(colorDepth: ColorDepth = .truecolor, background: RGBColor = .black) {
+        self.colorDepth = colorDepth
+        self.background = background
+    }
+
+    /// Kind `.halfBlock(colorDepth)` with the background.
+    public var identity: RendererIdentity { RendererIdentity(kind: .halfBlock(colorDepth), background: background) }
+
+    /// Renders `image` into at most `cells`.
+    public func render(_ image: Image, cells: CellSize, cellPixelSize: CellPixelSize) throws(RenderError) -> RenderedImage {
+        try validate(image, cells: cells)
+        let grid = TextGrid.size(for: image.size, cells: cells, cellPixelSize: cellPixelSize, samplesPerCell: 2)
+        let rgb = PixelScaler.rgb(image, size: grid, background: background)
+        let upperHalf: [UInt8] = [0xE2, 0x96, 0x80]  // U+2580 ▀
+        var rows: [[UInt8]] = []
+        rows.reserveCapacity(grid.height / 2)
+        for cellRow in 0..<(grid.height / 2) {
+            var line: [UInt8] = []
+            line.reserveCapacity(grid.width * 40)
+            var lastTop: Int? = nil
+            var lastBottom: Int? = nil
+            for x in 0..<grid.width {
+                let top = (cellRow * 2 * grid.width + x) * 3
+                let bottom = ((cellRow * 2 + 1) * grid.width + x) * 3
+                let topColor = RGBColor(r: rgb[top], g: rgb[top + 1], b: rgb[top + 2])
+                let bottomColor = RGBColor(r: rgb[bottom], g: rgb[bottom + 1], b: rgb[bottom + 2])
+                let topCode = code(topColor)
+                let bottomCode = code(bottomColor)
+                if topCode != lastTop || bottomCode != lastBottom {
+                    line += [0x1B, UInt8(ascii: "[")]
+                    if topCode != lastTop { appendSGR(topCode, foreground: true, to: &line) }
+                    if bottomCode != lastBottom {
+                        if topCode != lastTop { line.append(UInt8(ascii: ";")) }
+                        appendSGR(bottomCode, foreground: false, to: &line)
+                    }
+                    line.append(UInt8(ascii: "m"))
+                    lastTop = topCode
+                    lastBottom = bottomCode
+                }
+                line += upperHalf
+            }
+            line += EscapeSequence.reset
+            rows.append(line)
+        }
+        return RenderedImage(
+            kind: .halfBlock(colorDepth), bytes: RenderedImage.joinRows(rows, columns: grid.width), rows: rows,
+            cells: CellSize(columns: grid.width, rows: grid.height / 2), pixelSize: grid)
+    }
+
+    /// A comparable code for a colour: packed RGB for truecolor, else the palette index.
+    @inline(__always)
+    func code(_ c: RGBColor) -> Int {
+        switch colorDepth {
+        case .truecolor: Int(c.r) << 16 | Int(c.g) << 8 | Int(c.b)
+        case .color256: ColorPalette.nearest256(c)
+        case .color16, .mono: ColorPalette.nearest16(c)
+        }
+    }
+
+    /// Appends SGR parameters (without `CSI` and `m`) for a colour code.
+    func appendSGR(_ code: Int, foreground: Bool, to out: inout [UInt8]) {
+        switch colorDepth {
+        case .truecolor:
+            out += Array((foreground ? "38;2;" : "48;2;").utf8)
+            EscapeSequence.appendDecimal(code >> 16, to: &out)
+            out.append(UInt8(ascii: ";"))
+            EscapeSequence.appendDecimal((code >> 8) & 0xFF, to: &out)
+            out.append(UInt8(ascii: ";"))
+            EscapeSequence.appendDecimal(code & 0xFF, to: &out)
+        case .color256:
+            out += Array((foreground ? "38;5;" : "48;5;").utf8)
+            EscapeSequence.appendDecimal(code, to: &out)
+        case .color16, .mono:
+            let base = foreground ? (code < 8 ? 30 : 90) : (code < 8 ? 40 : 100)
+            EscapeSequence.appendDecimal(base + code % 8, to: &out)
+        }
+    }
+}

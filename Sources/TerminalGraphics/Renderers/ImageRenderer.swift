@@ -1,0 +1,94 @@
+import ImageCodecs
+
+/// Turns an `Image` into terminal bytes for a rectangle of cells. Implementations are pure: they
+/// return bytes and never write to a file descriptor.
+///
+/// ```swift
+/// let renderer = RendererSelection.choose(for: caps).makeRenderer(background: caps.effectiveBackground)
+/// let out = try renderer.render(image, cells: CellSize(columns: 16, rows: 5),
+///                               cellPixelSize: caps.effectiveCellPixelSize)
+/// frameWriter.append(out.positioned(row: 3, column: 10))
+/// ```
+public protocol ImageRenderer: Sendable {
+    /// What this renderer produces and with which settings; part of the encoded-output cache key.
+    var identity: RendererIdentity { get }
+
+    /// Renders `image` to fit inside `cells` (aspect ratio kept, anchored top-left).
+    func render(_ image: Image, cells: CellSize, cellPixelSize: CellPixelSize) throws(RenderError) -> RenderedImage
+}
+
+/// Which renderer, for selection and cache keys.
+public enum RendererKind: Sendable, Hashable, CustomStringConvertible {
+    /// DEC sixel via libsixel.
+    case sixel
+    /// kitty graphics protocol.
+    case kitty
+    /// `▀` half blocks, two pixels per cell, in a colour depth.
+    case halfBlock(ColorDepth)
+    /// ASCII luminance ramp.
+    case ascii
+
+    /// "sixel", "kitty", "half-block (256)", "ascii".
+    public var description: String {
+        switch self {
+        case .sixel: "sixel"
+        case .kitty: "kitty"
+        case .halfBlock(let depth): "half-block (\(depth.rawValue))"
+        case .ascii: "ascii"
+        }
+    }
+
+    /// Whether the output is a bitmap (sixel/kitty) rather than text cells.
+    public var isBitmap: Bool {
+        switch self {
+        case .sixel, .kitty: true
+        case .halfBlock, .ascii: false
+        }
+    }
+}
+
+/// A renderer's kind plus every setting that changes its bytes.
+public struct RendererIdentity: Sendable, Hashable {
+    /// The renderer kind (with colour depth for half blocks).
+    public var kind: RendererKind
+    /// Background transparent pixels are blended against.
+    public var background: RGBColor
+    /// Whether output is wrapped for tmux passthrough.
+    public var tmuxPassthrough: Bool
+
+    /// Creates an identity.
+    public init(kind: RendererKind, background: RGBColor, tmuxPassthrough: Bool = false) {
+        self.kind = kind
+        self.background = background
+        self.tmuxPassthrough = tmuxPassthrough
+    }
+}
+
+/// Why an image could not be rendered.
+public enum RenderError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The image has no pixels or its buffer does not match its size.
+    case invalidImage(width: Int, height: Int, bytes: Int)
+    /// The cell rectangle is empty.
+    case emptyRectangle(CellSize)
+    /// libsixel failed with this SIXELSTATUS.
+    case sixelFailed(status: Int32)
+
+    /// A short, human-readable reason.
+    public var description: String {
+        switch self {
+        case .invalidImage(let w, let h, let n): "invalid image \(w)×\(h) with \(n) bytes"
+        case .emptyRectangle(let cells): "empty cell rectangle \(cells)"
+        case .sixelFailed(let status): "libsixel failed (status \(status))"
+        }
+    }
+}
+
+extension ImageRenderer {
+    /// Checks the common preconditions (non-empty rectangle, consistent pixel buffer).
+    func validate(_ image: Image, cells: CellSize) throws(RenderError) {
+        guard !cells.isEmpty else { throw .emptyRectangle(cells) }
+        guard image.width > 0, image.height > 0, image.pixels.count == image.width * image.height * 4 else {
+            throw .invalidImage(width: image.width, height: image.height, bytes: image.pixels.count)
+        }
+    }
+}

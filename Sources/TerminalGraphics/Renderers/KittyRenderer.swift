@@ -1,0 +1,112 @@
+import Foundation
+import ImageCodecs
+
+/// The kitty graphics protocol: the image, scaled to fit the cell rectangle's pixel size, is
+/// transmitted once as raw RGB (`f=24`) when opaque, else raw RGBA (`f=32`, straight alpha: kitty
+/// blends it against the real background itself), in base64 chunks of
+/// at most 4096 bytes under an id, then placed by id over the cell rectangle (`a=p`, `C=1` so the
+/// cursor does not move). Use `KittySession` to send the transmission only once per id.
+public struct KittyRenderer: ImageRenderer {
+    /// Background for the identity (kitty composites alpha against the real background itself).
+    public var background: RGBColor
+    /// Whether to wrap every command for tmux passthrough.
+    public var tmuxPassthrough: Bool
+    /// Largest base64 payload per chunk (the protocol's limit is 4096).
+    public static let chunkSize = 4096
+
+    /// Creates a kitty renderer.
+    public init(background: RGBColor = .black, tmuxPassthrough: Bool = false) {
+        self.background = background
+        self.tmuxPassthrough = tmuxPassthrough
+    }
+
+    /// Kind `.kitty` with the passthrough flag.
+    public var identity: RendererIdentity {
+        RendererIdentity(kind: .kitty, background: background, tmuxPassthrough: tmuxPassthrough)
+    }
+
+    /// The wire id for an image at a scaled size: a mix of both, 32 bits, never 0.
+    public static func imageID(for image: Image, size: PixelSize) -> UInt32 {
+        var x = image.id &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(size.width) << 20 ^ UInt64(size.height)
+        x ^= x >> 31
+        x = x &* 0xBF58_476D_1CE4_E5B9
+        x ^= x >> 29
+        let id = UInt32(truncatingIfNeeded: x) & 0x7FFF_FFFF
+        return id == 0 ? 1 : id
+    }
+
+    /// Renders `image` into at most `cells`.
+    public func render(_ image: Image, cells: CellSize, cellPixelSize: CellPixelSize) throws(RenderError) -> RenderedImage {
+        try validate(image, cells: cells)
+        let size = PixelScaler.fit(image.size, in: cellPixelSize.pixels(for: cells))
+        let rgba = PixelScaler.rgba(image, size: size)
+        let id = Self.imageID(for: image, size: size)
+        let covered = CellSize(
+            columns: min(cells.columns, (size.width + cellPixelSize.width - 1) / cellPixelSize.width),
+            rows: min(cells.rows, (size.height + cellPixelSize.height - 1) / cellPixelSize.height))
+
+        var format = 32
+        var raw = rgba
+        if Self.isOpaque(rgba) {
+            format = 24
+            raw = [UInt8](repeating: 0, count: size.width * size.height * 3)
+            for i in 0..<(size.width * size.height) {
+                raw[i * 3] = rgba[i * 4]
+                raw[i * 3 + 1] = rgba[i * 4 + 1]
+                raw[i * 3 + 2] = rgba[i * 4 + 2]
+            }
+        }
+        let payload = Array(Data(raw).base64EncodedString().utf8)
+        var transmit: [UInt8] = []
+        transmit.reserveCapacity(payload.count + payload.count / Self.chunkSize * 40 + 64)
+        var offset = 0
+        repeat {
+            let end = min(payload.count, offset + Self.chunkSize)
+            let more = end < payload.count ? 1 : 0
+            let keys = offset == 0 ? "a=t,f=\(format),s=\(size.width),v=\(size.height),i=\(id),q=2,m=\(more)" : "m=\(more)"
+            transmit += wrap(Self.command(keys, payload: payload[offset..<end]))
+            offset = end
+        } while offset < payload.count
+        let place = Self.placement(imageID: id, cells: covered, tmuxPassthrough: tmuxPassthrough)
+        return RenderedImage(
+            kind: .kitty, bytes: transmit + place, placement: place, kittyImageID: id, cells: covered, pixelSize: size)
+    }
+
+    static func isOpaque(_ rgba: [UInt8]) -> Bool {
+        var i = 3
+        while i < rgba.count {
+            if rgba[i] != 255 { return false }
+            i += 4
+        }
+        return true
+    }
+
+    /// `ESC _ G keys ; payload ESC \`.
+    static func command(_ keys: String, payload: ArraySlice<UInt8>) -> [UInt8] {
+        var out: [UInt8] = [0x1B, UInt8(ascii: "_"), UInt8(ascii: "G")] + Array(keys.utf8)
+        if !payload.isEmpty {
+            out.append(UInt8(ascii: ";"))
+            out += payload
+        }
+        out += [0x1B, UInt8(ascii: "\\")]
+        return out
+    }
+
+    func wrap(_ bytes: [UInt8]) -> [UInt8] { tmuxPassthrough ? TmuxPassthrough.wrap(bytes) : bytes }
+
+    /// Places image `id` over `cells` at the cursor without moving it (`C=1`). Placing again with
+    /// the same `placementID` moves that placement; give each slot its own id to show one image twice.
+    public static func placement(
+        imageID id: UInt32, placementID: UInt32 = 1, cells: CellSize, tmuxPassthrough: Bool = false
+    ) -> [UInt8] {
+        let bytes = command("a=p,i=\(id),p=\(placementID),c=\(cells.columns),r=\(cells.rows),C=1,q=2", payload: [])
+        return tmuxPassthrough ? TmuxPassthrough.wrap(bytes) : bytes
+    }
+
+    /// Removes the placements of image `id` (kept in the terminal's memory for a cheap re-place), or
+    /// frees its data too when `freeData` is set. For a slot that scrolled away.
+    public static func delete(imageID id: UInt32, freeData: Bool = false, tmuxPassthrough: Bool = false) -> [UInt8] {
+        let bytes = command("a=d,d=\(freeData ? "I" : "i"),i=\(id),q=2", payload: [])
+        return tmuxPassthrough ? TmuxPassthrough.wrap(bytes) : bytes
+    }
+}

@@ -1,0 +1,74 @@
+/// The renderer a user can force with `--renderer`.
+public enum RendererOption: String, Sendable, Hashable, CaseIterable {
+    /// Pick from the probe.
+    case auto
+    /// DEC sixel.
+    case sixel
+    /// kitty graphics.
+    case kitty
+    /// Half blocks in the terminal's colour depth.
+    case halfBlock = "halfblock"
+    /// ASCII ramp.
+    case ascii
+}
+
+/// Which renderer to use for a terminal, and why.
+public struct RendererSelection: Sendable, Hashable {
+    /// The chosen renderer.
+    public var kind: RendererKind
+    /// Whether bitmap output is wrapped for tmux passthrough.
+    public var tmuxPassthrough: Bool
+    /// One line explaining the choice (for `--probe`).
+    public var reason: String
+
+    /// Creates a selection.
+    public init(kind: RendererKind, tmuxPassthrough: Bool, reason: String) {
+        self.kind = kind
+        self.tmuxPassthrough = tmuxPassthrough
+        self.reason = reason
+    }
+
+    /// Chooses a renderer. Automatic: kitty, else sixel, else half blocks (ASCII on mono terminals).
+    /// Inside tmux bitmaps are not chosen automatically (tmux < 3.4 drops raw sixel); a forced
+    /// sixel or kitty is wrapped for passthrough.
+    public static func choose(for caps: TerminalCapabilities, option: RendererOption = .auto) -> RendererSelection {
+        let text: RendererKind = caps.colorDepth == .mono ? .ascii : .halfBlock(caps.colorDepth)
+        switch option {
+        case .sixel, .kitty:
+            let kind: RendererKind = option == .sixel ? .sixel : .kitty
+            if caps.inTmux {
+                return RendererSelection(
+                    kind: kind, tmuxPassthrough: true,
+                    reason: "\(kind) forced inside tmux: wrapped for tmux passthrough (needs `set -g allow-passthrough on`)")
+            }
+            return RendererSelection(kind: kind, tmuxPassthrough: false, reason: "\(kind) forced by --renderer")
+        case .halfBlock:
+            return RendererSelection(
+                kind: .halfBlock(caps.colorDepth == .mono ? .color16 : caps.colorDepth), tmuxPassthrough: false,
+                reason: "half-block forced by --renderer")
+        case .ascii:
+            return RendererSelection(kind: .ascii, tmuxPassthrough: false, reason: "ascii forced by --renderer")
+        case .auto:
+            if caps.inTmux && caps.graphics != .none {
+                return RendererSelection(
+                    kind: text, tmuxPassthrough: false,
+                    reason: "inside tmux: \(text) (the outer terminal's \(caps.graphics) needs --renderer \(caps.graphics) and passthrough)")
+            }
+            switch caps.graphics {
+            case .kitty: return RendererSelection(kind: .kitty, tmuxPassthrough: false, reason: "terminal supports kitty graphics")
+            case .sixel: return RendererSelection(kind: .sixel, tmuxPassthrough: false, reason: "terminal supports sixel")
+            case .none: return RendererSelection(kind: text, tmuxPassthrough: false, reason: "no bitmap graphics: \(text)")
+            }
+        }
+    }
+
+    /// A renderer configured for this selection.
+    public func makeRenderer(background: RGBColor = .black) -> any ImageRenderer {
+        switch kind {
+        case .sixel: SixelRenderer(background: background, tmuxPassthrough: tmuxPassthrough)
+        case .kitty: KittyRenderer(background: background, tmuxPassthrough: tmuxPassthrough)
+        case .halfBlock(let depth): HalfBlockRenderer(colorDepth: depth, background: background)
+        case .ascii: AsciiRenderer(background: background)
+        }
+    }
+}

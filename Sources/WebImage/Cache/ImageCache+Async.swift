@@ -1,0 +1,51 @@
+import Foundation
+import ImageCodecs
+import Synchronization
+
+extension ImageCache {
+    /// Async form of `queryCacheOperation`; task cancellation cancels the query and throws
+    /// `CancellationError`.
+    public func query(_ key: ImageCacheKey, options: ImageCacheQueryOptions = [], context: ImageCacheQueryContext = ImageCacheQueryContext()) async throws -> ImageCacheQueryResult {
+        let box = ResumeOnce<ImageCacheQueryResult>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                box.install(continuation)
+                let op = queryCacheOperation(forKey: key, options: options, context: context) { box.resume(.success($0)) }
+                box.onCancel { op.cancel() }
+            }
+        } onCancel: {
+            box.cancel()
+        }
+    }
+
+    /// Async form of `store`; returns when the bytes are on disk.
+    public func store(image: Image?, data: Data?, forKey key: ImageCacheKey, toDisk: Bool = true, validators: HTTPValidators = HTTPValidators(), contentType: String? = nil) async {
+        await withCheckedContinuation { continuation in
+            store(image: image, data: data, forKey: key, toDisk: toDisk, validators: validators, contentType: contentType) { continuation.resume() }
+        }
+    }
+
+    /// Async form of `removeImage`.
+    public func removeImage(forKey key: ImageCacheKey, fromDisk: Bool = true) async {
+        await withCheckedContinuation { continuation in
+            removeImage(forKey: key, fromDisk: fromDisk) { continuation.resume() }
+        }
+    }
+
+    /// Async form of `clearDisk`.
+    public func clearDisk() async {
+        await withCheckedContinuation { continuation in clearDisk { continuation.resume() } }
+    }
+
+    /// Async form of `touch`; returns whether the entry existed.
+    @discardableResult
+    public func touch(forKey key: ImageCacheKey, validators: HTTPValidators? = nil) async -> Bool {
+        await withCheckedContinuation { continuation in touch(forKey: key, validators: validators) { continuation.resume(returning: $0) } }
+    }
+
+    /// Async form of `cleanExpired`; returns how many expired entries were removed.
+    @discardableResult
+    public func cleanExpired() async -> Int {
+        await withCheckedContinuation { continuation in cleanExpired { continuation.resume(returning: $0) } }
+    }
+}

@@ -1,0 +1,58 @@
+import Testing
+@testable import TerminalGraphics
+
+@Suite struct TerminalCapabilitiesTests {
+    func resolve(_ reply: String, _ env: [String: String], window: CellPixelSize? = nil) -> TerminalCapabilities {
+        let replies = ProbeReplyParser.parse(Array(reply.utf8))
+        let status: ProbeStatus = replies.sawDeviceAttributes ? .answered : .timedOut
+        return TerminalCapabilities.resolve(
+            probe: ProbeResult(status: status, replies: replies, windowCellPixelSize: window), environment: env)
+    }
+
+    @Test func xtermVT340() {
+        let caps = resolve(CannedReplies.xtermSixel, ["TERM": "xterm-256color"])
+        #expect(caps.graphics == .sixel && caps.colorDepth == .color256 && !caps.inTmux)
+        #expect(caps.cellPixelSize == CellPixelSize(width: 10, height: 20))
+        #expect(RendererSelection.choose(for: caps).kind == .sixel)
+    }
+
+    @Test func windowSizeBeatsCSI16t() {
+        let caps = resolve(CannedReplies.xtermSixel, [:], window: CellPixelSize(width: 7, height: 14))
+        #expect(caps.cellPixelSize == CellPixelSize(width: 7, height: 14))
+        #expect(caps.sources["cell size"] == "TIOCGWINSZ")
+    }
+
+    @Test func kittyPrefersKittyAndTruecolor() {
+        let caps = resolve(CannedReplies.kitty, ["TERM": "xterm-kitty"])
+        #expect(caps.graphics == .kitty && caps.colorDepth == .truecolor && caps.syncOutput)
+        #expect(RendererSelection.choose(for: caps).kind == .kitty)
+    }
+
+    @Test func environmentFillsInWhenSilent() {
+        let caps = resolve("", ["TERM": "xterm-kitty", "KITTY_WINDOW_ID": "1"])
+        #expect(caps.graphics == .kitty && caps.probeStatus == .timedOut)
+        let plain = resolve("", ["TERM": "xterm", "COLORTERM": "truecolor"])
+        #expect(plain.graphics == .none && plain.colorDepth == .truecolor)
+        #expect(RendererSelection.choose(for: plain).kind == .halfBlock(.truecolor))
+        #expect(resolve("", ["TERM": "dumb"]).colorDepth == .mono)
+        #expect(RendererSelection.choose(for: resolve("", ["TERM": "dumb"])).kind == .ascii)
+    }
+
+    @Test func tmuxDefaultsToHalfBlocksUnlessForced() {
+        let caps = resolve(CannedReplies.tmux + "\u{1B}[?1;2;4c", ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"])
+        #expect(caps.inTmux && caps.graphics == .sixel)
+        #expect(RendererSelection.choose(for: caps).kind == .halfBlock(.color256))
+        let forced = RendererSelection.choose(for: caps, option: .sixel)
+        #expect(forced.kind == .sixel && forced.tmuxPassthrough)
+        #expect(caps.report(option: .sixel).contains("tmux passthrough"))
+        #expect(forced.makeRenderer().identity.tmuxPassthrough)
+    }
+
+    @Test func descriptionIsSanitized() {
+        let caps = resolve("\u{1B}P>|bad\u{07}name\u{1B}\\\u{1B}[?62;4c", ["TERM_PROGRAM": "x\u{1B}]0;pwned\u{07}"])
+        let text = caps.description
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(text.contains("terminal:            badname"))
+        #expect(text.contains("renderer:            sixel"))
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import TerminalGraphics
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A pseudo-terminal pair: the probe talks to `slave` as to a real tty; the test plays the terminal
+/// on `master`.
+struct PseudoTerminal {
+    let master: Int32
+    let slave: Int32
+
+    init() throws {
+        // posix_openpt/grantpt/unlockpt are hidden from Swift; do what they do on Linux.
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        guard master >= 0 else { throw POSIXError(.ENODEV) }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard ioctl(master, 0x4004_5431 /* TIOCSPTLCK */, &unlock) == 0, ioctl(master, 0x8004_5430 /* TIOCGPTN */, &number) == 0 else {
+            _ = Glibc.close(master)
+            throw POSIXError(.ENODEV)
+        }
+        let slave = open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        guard slave >= 0 else { throw POSIXError(.ENODEV) }
+        self.master = master
+        self.slave = slave
+    }
+
+    func close() {
+        _ = Glibc.close(slave)
+        _ = Glibc.close(master)
+    }
+
+    /// Reads what the probe wrote (up to `count` bytes, waiting at most 1 s).
+    static func read(_ fd: Int32, count: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let deadline = Date().addingTimeInterval(1)
+        while out.count < count && Date() < deadline {
+            var fds = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&fds, 1, 100) > 0 else { continue }
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            out += buffer[0..<n]
+        }
+        return out
+    }
+}
+
+@Suite struct TerminalProbeTests {
+    @Test func silentTerminalTimesOutWellUnder300ms() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let start = Date()
+        let result = TerminalProbe(input: pty.slave, output: pty.slave, timeoutMilliseconds: 120).run()
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(result.status == .timedOut)
+        #expect(!result.replies.sawDeviceAttributes)
+        #expect(elapsed < 0.3)
+        #expect(elapsed >= 0.1)
+        // The whole query went out in one piece, DA1 last.
+        let written = PseudoTerminal.read(pty.master, count: TerminalProbe.query(includeBackground: true).count)
+        #expect(written == TerminalProbe.query(includeBackground: true))
+        #expect(written.suffix(3) == Array("\u{1B}[c".utf8))
+    }
+
+    @Test func answeringTerminalStopsAtDA1() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let master = pty.master
+        let terminal = Thread {
+            let query = PseudoTerminal.read(master, count: TerminalProbe.query(includeBackground: false).count)
+            guard !query.isEmpty else { return }
+            let reply = Array(CannedReplies.foot.utf8)
+            _ = reply.withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
+        }
+        terminal.start()
+        let start = Date()
+        let result = TerminalProbe(input: pty.slave, output: pty.slave, timeoutMilliseconds: 2000, queryBackground: false).run()
+        #expect(result.status == .answered)
+        #expect(Date().timeIntervalSince(start) < 1.5)
+        #expect(result.replies.terminalVersion == "foot(1.16.2)")
+        #expect(result.replies.supportsSixel)
+    }
+
+    @Test func pipeIsNotProbed() throws {
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { _ = Glibc.close(fds[0]); _ = Glibc.close(fds[1]) }
+        let start = Date()
+        let result = TerminalProbe(input: fds[0], output: fds[1]).run()
+        #expect(result.status == .notATerminal)
+        #expect(Date().timeIntervalSince(start) < 0.05)
+        var byte: UInt8 = 0
+        #expect(fcntl(fds[0], F_SETFL, O_NONBLOCK) == 0)
+        #expect(Glibc.read(fds[0], &byte, 1) == -1)  // nothing was written
+    }
+
+    @Test func windowSizeSanity() {
+        #expect(TerminalProbe.sane(columns: 80, rows: 24, xPixels: 800, yPixels: 480) == CellPixelSize(width: 10, height: 20))
+        #expect(TerminalProbe.sane(columns: 80, rows: 24, xPixels: 0, yPixels: 0) == nil)
+        #expect(TerminalProbe.sane(columns: 80, rows: 24, xPixels: 80, yPixels: 24) == nil)
+    }
+}

@@ -1,0 +1,72 @@
+import ImageCodecs
+import Testing
+@testable import TerminalGraphics
+
+@Suite struct SixelRendererTests {
+    let cell = CellPixelSize(width: 10, height: 20)
+
+    /// Mean absolute difference per channel between two RGB buffers of the same size.
+    func meanAbsoluteDifference(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        var total = 0
+        for i in 0..<min(a.count, b.count) { total += abs(Int(a[i]) - Int(b[i])) }
+        return Double(total) / Double(max(1, min(a.count, b.count)))
+    }
+
+    @Test func photoRoundTripsThroughLibsixelDecoder() throws {
+        let image = TestImages.photo(width: 320, height: 192)
+        let cells = CellSize(columns: 16, rows: 5)  // 160×100 px → box 160×96
+        let out = try SixelRenderer().render(image, cells: cells, cellPixelSize: cell)
+        #expect(out.bytes.starts(with: [0x1B, UInt8(ascii: "P")]))
+        #expect(out.bytes.suffix(2) == [0x1B, UInt8(ascii: "\\")])
+        #expect(out.pixelSize == PixelSize(width: 160, height: 96))
+        #expect(out.cells == CellSize(columns: 16, rows: 5))
+
+        let decoded = try SixelRenderer.decode(out.bytes)
+        #expect(decoded.width == 160 && decoded.height == 96)
+        let source = PixelScaler.rgb(image, size: PixelSize(width: 160, height: 96), background: .black)
+        let mad = meanAbsoluteDifference(decoded.rgb, source)
+        // Bound: 256-colour palette + Atkinson diffusion on a noisy gradient stays under 6/255 per channel.
+        #expect(mad < 6, "mean absolute difference \(mad)")
+    }
+
+    @Test func solidColourIsExactWithinPalettePrecision() throws {
+        let image = TestImages.solid(width: 40, height: 30, r: 200, g: 40, b: 60)
+        let out = try SixelRenderer().render(image, cells: CellSize(columns: 4, rows: 2), cellPixelSize: cell)
+        // Box 40×36 (40 rounded down to a multiple of 6); 40×30 fits; padded to 30 rows (already ×6).
+        #expect(out.pixelSize == PixelSize(width: 40, height: 30))
+        let decoded = try SixelRenderer.decode(out.bytes)
+        let first = Array(decoded.rgb[0..<3])
+        // Sixel palettes are in percent: at most ±3 per channel after the round trip.
+        #expect(abs(Int(first[0]) - 200) <= 3 && abs(Int(first[1]) - 40) <= 3 && abs(Int(first[2]) - 60) <= 3, "decoded \(first)")
+        #expect(decoded.rgb == first.repeated(decoded.width * decoded.height), "not solid")
+    }
+
+    @Test func heightIsPaddedToSixelBandsWithBackground() throws {
+        let image = TestImages.solid(width: 50, height: 50, r: 255, g: 255, b: 255)
+        let bg = RGBColor(r: 0, g: 0, b: 255)
+        let out = try SixelRenderer(background: bg).render(image, cells: CellSize(columns: 10, rows: 3), cellPixelSize: CellPixelSize(width: 8, height: 17))
+        // Box 80×51 → height 48 → 48×48 (already a multiple of 6).
+        #expect(out.pixelSize.height % 6 == 0)
+        let odd = try SixelRenderer(background: bg).render(
+            TestImages.solid(width: 100, height: 41, r: 255, g: 255, b: 255), cells: CellSize(columns: 10, rows: 3),
+            cellPixelSize: CellPixelSize(width: 10, height: 20))
+        #expect(odd.pixelSize == PixelSize(width: 100, height: 42))
+        let decoded = try SixelRenderer.decode(odd.bytes)
+        let lastRow = (41 * 100) * 3
+        #expect(Array(decoded.rgb[lastRow..<(lastRow + 3)]) == [0, 0, 255])
+        #expect(decoded.rgb[0] > 250)
+    }
+
+    @Test func tmuxPassthroughWrapsAndUnwraps() throws {
+        let image = TestImages.photo(width: 20, height: 12)
+        let cells = CellSize(columns: 2, rows: 1)
+        let raw = try SixelRenderer().render(image, cells: cells, cellPixelSize: cell)
+        let wrapped = try SixelRenderer(tmuxPassthrough: true).render(image, cells: cells, cellPixelSize: cell)
+        #expect(wrapped.bytes.starts(with: bytes("\u{1B}Ptmux;\u{1B}\u{1B}P")))
+        #expect(TmuxPassthrough.unwrap(wrapped.bytes) == raw.bytes)
+    }
+
+    @Test func garbageDoesNotDecode() {
+        #expect(throws: RenderError.self) { try SixelRenderer.decode([]) }
+    }
+}
