@@ -48,7 +48,7 @@ struct ImageDownloadOperationTests {
         #expect(partials.count <= 8)
         #expect(all.last?.1.isFinished == true)
         #expect(all.filter(\.1.isFinished).count == 1)
-        #expect(partials.allSatisfy { $0.1.image != nil && $0.1.data.count < 96 * 1024 })
+        #expect(partials.allSatisfy { $0.1.image != nil && $0.1.data.count <= 96 * 1024 })
         let widths = partials.compactMap { $0.1.image?.width }
         #expect(widths == widths.sorted())
         await server.stop()
