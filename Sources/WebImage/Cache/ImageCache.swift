@@ -3,7 +3,8 @@ import Foundation
 import ImageCodecs
 
 /// The two-level image cache (SDWebImage's `SDImageCache`): decoded images in a cost-bounded memory
-/// LRU, original bytes on disk. Queries look in memory synchronously, then on disk on the I/O queue,
+/// LRU, original bytes on disk plus decoded thumbnails for target sizes (`DecodedThumbnail`).
+/// Queries look in memory synchronously, then on disk on the I/O queue (a matching thumbnail first),
 /// then decode at the key's target size on the decode queue.
 ///
 /// ```swift
@@ -79,6 +80,14 @@ public final class ImageCache: Sendable {
         }
         ioQueue.async { [self] in
             guard !operation.isCancelled else { return }
+            if memoryImage == nil, !options.contains(.queryData), let image = thumbnail(forKey: key, disk: disk) {
+                if config.shouldCacheImagesInMemory && !options.contains(.skipMemoryStoreOnDiskHit) {
+                    memory.set(image, forKey: key)
+                }
+                deliver(ImageCacheQueryResult(image: image, cacheType: .disk))
+                return
+            }
+            let identity = disk.fileIdentity(forKey: key.diskKey)
             guard let entry = disk.entry(forKey: key.diskKey) else {
                 deliver(ImageCacheQueryResult(image: memoryImage, cacheType: memoryImage == nil ? .none : .memory))
                 return
@@ -98,6 +107,7 @@ public final class ImageCache: Sendable {
                         memory.set(image, forKey: key)
                     }
                     deliver(ImageCacheQueryResult(image: image, data: data, cacheType: .disk, validators: entry.validators))
+                    if let identity { storeThumbnail(image, forKey: key, originalBytes: entry.data.count, identity: identity) }
                 } catch {
                     let failure = CacheError.decodeFailed(key: key.diskKey, reason: "\(error)")
                     config.onEvent?(.error(failure))
@@ -121,9 +131,12 @@ public final class ImageCache: Sendable {
             completion?()
             return
         }
-        ioQueue.async { [config] in
+        ioQueue.async { [self] in
             do throws(CacheError) {
                 try disk.store(data, forKey: key.diskKey, validators: validators, contentType: contentType)
+                if let image, let identity = disk.fileIdentity(forKey: key.diskKey) {
+                    storeThumbnail(image, forKey: key, originalBytes: data.count, identity: identity)
+                }
             } catch {
                 config.onEvent?(.error(error))
             }

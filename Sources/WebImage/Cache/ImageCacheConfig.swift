@@ -15,6 +15,9 @@ public struct ImageCacheConfig: Sendable {
     public var shouldCacheImagesInMemory = true
     /// Keep original bytes on disk.
     public var shouldUseDiskCache = true
+    /// Keep decoded thumbnails (images queried at a target size) on disk next to the originals, so
+    /// that a warm start reads small raw bitmaps instead of decoding large files again.
+    public var storeDecodedThumbnails = true
     /// Memory limit in bytes of decoded pixels (256 MB); an image above 10% of it is not kept.
     public var memoryCostLimit = MemoryCache.defaultCostLimit
     /// Maximum number of images in memory.
