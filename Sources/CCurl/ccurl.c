@@ -1,6 +1,7 @@
 #include "ccurl.h"
 
 const char *sdg_curl_version(void) { return curl_version(); }
+CURLcode sdg_curl_global_init(void) { return curl_global_init(CURL_GLOBAL_DEFAULT); }
 
 CURLcode sdg_curl_easy_setopt_long(CURL *h, CURLoption o, long v) { return curl_easy_setopt(h, o, v); }
 CURLcode sdg_curl_easy_setopt_off(CURL *h, CURLoption o, curl_off_t v) { return curl_easy_setopt(h, o, v); }

@@ -4,6 +4,9 @@
 // Imported only by the WebImage module. Every symbol carries the sdg_curl_ prefix.
 #include <curl/curl.h>
 
+/// curl_global_init(CURL_GLOBAL_DEFAULT); call once per process before any other curl call.
+CURLcode sdg_curl_global_init(void);
+
 /// libcurl's version string ("libcurl/7.88.1 OpenSSL/3.0 ...").
 const char *sdg_curl_version(void);
 

@@ -1,0 +1,66 @@
+import CCurl
+import Foundation
+
+/// Sets every option of a fresh easy handle from a `CurlRequest` (network thread only).
+enum CurlEasyConfigurator {
+    /// Allowed schemes, for the first request and for every redirect.
+    static let protocols = "http,https"
+    /// Redirects followed before `CURLE_TOO_MANY_REDIRECTS`.
+    static let maxRedirects = 10
+
+    static func configure(_ easy: UnsafeMutableRawPointer, for transfer: CurlTransfer, share: UnsafeMutableRawPointer?) {
+        let request = transfer.request
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        setString(easy, CURLOPT_URL, request.url.absoluteString)
+        setLong(easy, CURLOPT_VERBOSE, 0)
+        setLong(easy, CURLOPT_NOSIGNAL, 1)
+        _ = sdg_curl_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, transfer.errorBuffer)
+        setString(easy, CURLOPT_PROTOCOLS_STR, protocols)
+        setString(easy, CURLOPT_REDIR_PROTOCOLS_STR, protocols)
+        setLong(easy, CURLOPT_FOLLOWLOCATION, 1)
+        setLong(easy, CURLOPT_MAXREDIRS, maxRedirects)
+        setString(easy, CURLOPT_ACCEPT_ENCODING, "")
+        setLong(easy, CURLOPT_PIPEWAIT, 1)
+        setLong(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
+        if request.maxBytes > 0 { _ = sdg_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, Int(request.maxBytes)) }
+        let timeoutMS = max(1, Int(request.timeout.components.seconds * 1000 + request.timeout.components.attoseconds / 1_000_000_000_000_000))
+        setLong(easy, CURLOPT_CONNECTTIMEOUT_MS, timeoutMS)
+        // Backstop stall detection; the session's own idle check (millisecond resolution) fires first.
+        setLong(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+        setLong(easy, CURLOPT_LOW_SPEED_TIME, max(1, (timeoutMS + 999) / 1000))
+        _ = sdg_curl_easy_set_write_callback(easy, curlWriteCallback, context)
+        _ = sdg_curl_easy_set_header_callback(easy, curlHeaderCallback, context)
+
+        var list: UnsafeMutablePointer<curl_slist>?
+        for header in request.headers {
+            let name = header.name.filter { $0 != "\r" && $0 != "\n" && $0 != ":" }
+            let value = header.value.filter { $0 != "\r" && $0 != "\n" }
+            list = curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
+        }
+        transfer.headerList = list
+        if let list { _ = sdg_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list) }
+
+        if let username = request.username {
+            setLong(easy, CURLOPT_HTTPAUTH, 1)  // CURLAUTH_BASIC
+            setString(easy, CURLOPT_USERNAME, username)
+            setString(easy, CURLOPT_PASSWORD, request.password ?? "")
+        }
+        if request.handleCookies {
+            setString(easy, CURLOPT_COOKIEFILE, "")
+            if let share { _ = sdg_curl_easy_setopt_share(easy, share) }
+        }
+        if request.allowInvalidCertificates {
+            setLong(easy, CURLOPT_SSL_VERIFYPEER, 0)
+            setLong(easy, CURLOPT_SSL_VERIFYHOST, 0)
+        }
+    }
+
+    private static func setLong(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int) {
+        _ = sdg_curl_easy_setopt_long(easy, option, value)
+    }
+
+    /// curl copies string options, so a temporary C string is enough.
+    private static func setString(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, _ value: String) {
+        _ = value.withCString { sdg_curl_easy_setopt_str(easy, option, $0) }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Everything the network thread needs to configure one easy handle. Plain values: built by an
+/// operation on any thread, read on the network thread.
+struct CurlRequest: Sendable {
+    /// The URL to fetch (http or https).
+    var url: URL
+    /// Request headers in send order (name, value).
+    var headers: [(name: String, value: String)]
+    /// Idle timeout: connect, first byte, or a body that stops moving.
+    var timeout: Duration
+    /// Body size cap in bytes (Content-Length and counted bytes); 0 means none.
+    var maxBytes: Int64
+    /// Basic auth credentials.
+    var username: String?
+    /// Basic auth password.
+    var password: String?
+    /// Use the session's shared cookie engine.
+    var handleCookies: Bool
+    /// Skip TLS verification.
+    var allowInvalidCertificates: Bool
+
+    /// Creates a request.
+    init(
+        url: URL, headers: [(name: String, value: String)] = [], timeout: Duration = .seconds(15),
+        maxBytes: Int64 = 0, username: String? = nil, password: String? = nil,
+        handleCookies: Bool = false, allowInvalidCertificates: Bool = false
+    ) {
+        self.url = url
+        self.headers = headers
+        self.timeout = timeout
+        self.maxBytes = maxBytes
+        self.username = username
+        self.password = password
+        self.handleCookies = handleCookies
+        self.allowInvalidCertificates = allowInvalidCertificates
+    }
+}
+
+/// Receives one transfer's events. Every method is called **on the network thread**, in order,
+/// and must return quickly (hand work to another queue). After `transferDidComplete` nothing else
+/// is called. A transfer cancelled through `CurlSession.cancel` gets no further calls at all.
+protocol CurlTransferDelegate: AnyObject, Sendable {
+    /// The final response head, just before the first body byte (or at completion for an empty body).
+    func transferDidReceiveResponse(_ response: DownloadResponse)
+    /// A chunk of body bytes; `received` counts all body bytes so far, `expected` is -1 if unknown.
+    func transferDidReceive(_ chunk: Data, received: Int64, expected: Int64)
+    /// The transfer ended: success (status 2xx) or a typed error.
+    func transferDidComplete(_ result: Result<DownloadResponse, DownloadError>)
+}

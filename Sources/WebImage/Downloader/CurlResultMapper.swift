@@ -1,0 +1,59 @@
+import CCurl
+import Foundation
+
+/// Turns a finished transfer (curl code, our abort reason, the status) into a typed result.
+enum CurlResultMapper {
+    static func result(of transfer: CurlTransfer, code: CURLcode) -> Result<DownloadResponse, DownloadError> {
+        let url = transfer.request.url
+        let response = transfer.response
+        if let abort = transfer.abort {
+            switch abort {
+            case .badStatus: return .failure(statusError(response, url: url))
+            case .tooLarge:
+                return .failure(.tooLarge(url: url, limit: transfer.request.maxBytes, message: "body exceeds \(transfer.request.maxBytes) bytes"))
+            case .timedOut:
+                return .failure(.timedOut(url: url, message: "no data for \(transfer.request.timeout)"))
+            }
+        }
+        guard code == CURLE_OK else { return .failure(error(for: code, transfer: transfer)) }
+        if (200..<300).contains(response.statusCode) {
+            if !transfer.responseDelivered {
+                transfer.responseDelivered = true
+                transfer.delegate.transferDidReceiveResponse(response)
+            }
+            return .success(response)
+        }
+        return .failure(statusError(response, url: url))
+    }
+
+    static func statusError(_ response: DownloadResponse, url: URL) -> DownloadError {
+        if response.statusCode == 304 { return .notModified(url: url, validators: response.validators) }
+        return .badStatus(url: url, code: response.statusCode, reason: response.reason)
+    }
+
+    static func error(for code: CURLcode, transfer: CurlTransfer) -> DownloadError {
+        let url = transfer.request.url
+        let message = transfer.curlMessage(code)
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT: return .timedOut(url: url, message: message)
+        case CURLE_COULDNT_CONNECT: return .cannotConnect(url: url, message: message)
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .cannotResolveHost(url: url, message: message)
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2,
+             CURLE_HTTP2_STREAM, CURLE_BAD_CONTENT_ENCODING:
+            return .connectionLost(url: url, message: message)
+        case CURLE_FILESIZE_EXCEEDED:
+            return .tooLarge(url: url, limit: transfer.request.maxBytes, message: message)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_SHUTDOWN_FAILED,
+             CURLE_SSL_CRL_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,
+             CURLE_SSL_CLIENTCERT, CURLE_USE_SSL_FAILED:
+            return .tlsFailure(url: url, message: message)
+        case CURLE_TOO_MANY_REDIRECTS: return .redirectRefused(url: url, message: message)
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            return transfer.sawRedirect ? .redirectRefused(url: url, message: message) : .invalidURL(url.absoluteString)
+        case CURLE_URL_MALFORMAT: return .invalidURL(url.absoluteString)
+        case CURLE_ABORTED_BY_CALLBACK: return .cancelled(url: url)
+        default: return .transferFailed(url: url, curlCode: Int(code.rawValue), message: message)
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// One HTTP transfer: request, easy handle, response parsing, byte counting.
+///
+/// `@unchecked Sendable`: every mutable stored property except `cancelled` is touched only on the
+/// session's network thread (configured there, read by curl callbacks there, torn down there);
+/// `cancelled` is an `Atomic`.
+final class CurlTransfer: @unchecked Sendable {
+    /// Why the transfer stopped on our side (set in a callback or the loop, read at completion).
+    enum Abort: Sendable { case badStatus, tooLarge, timedOut }
+
+    let request: CurlRequest
+    let delegate: any CurlTransferDelegate
+    /// Set by `CurlSession.cancel` on any thread; the loop removes the handle.
+    let cancelled = Atomic<Bool>(false)
+
+    // Network-thread state.
+    var easy: UnsafeMutableRawPointer?
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    var abort: Abort?
+    var lastActivity: ContinuousClock.Instant = .now
+    var received: Int64 = 0
+    var status = 0
+    var reason = ""
+    var headers: [String: String] = [:]
+    var sawRedirect = false
+    var responseDelivered = false
+
+    init(request: CurlRequest, delegate: any CurlTransferDelegate) {
+        self.request = request
+        self.delegate = delegate
+        errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit { errorBuffer.deallocate() }
+
+    /// The response head parsed so far.
+    var response: DownloadResponse {
+        var url = request.url
+        if let easy {
+            var raw: UnsafePointer<CChar>?
+            if sdg_curl_easy_getinfo_str(easy, CURLINFO_EFFECTIVE_URL, &raw) == CURLE_OK, let raw,
+               let effective = URL(string: String(cString: raw)) {
+                url = effective
+            }
+        }
+        return DownloadResponse(statusCode: status, reason: reason, headers: headers, url: url)
+    }
+
+    /// curl's message for the last error (the error buffer, else the code's text), sanitized.
+    func curlMessage(_ code: CURLcode) -> String {
+        let buffered = String(cString: errorBuffer)
+        let text = buffered.isEmpty ? String(cString: curl_easy_strerror(code)) : buffered
+        return UntrustedText.sanitize(text)
+    }
+
+    // MARK: Callbacks (network thread)
+
+    /// One header line (status line, header, or the blank line ending a block).
+    func handleHeaderLine(_ bytes: UnsafeBufferPointer<UInt8>) {
+        lastActivity = .now
+        let line = String(decoding: bytes, as: UTF8.self)
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("HTTP/") {
+            let parts = trimmed.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+            status = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            reason = parts.count > 2 ? UntrustedText.sanitize(String(parts[2])) : ""
+            headers = [:]
+        } else if trimmed.isEmpty {
+            if (300..<400).contains(status), status != 304, headers["location"] != nil { sawRedirect = true }
+        } else if let colon = trimmed.firstIndex(of: ":") {
+            let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = UntrustedText.sanitize(String(trimmed[trimmed.index(after: colon)...]))
+            if let old = headers[name] { headers[name] = old + ", " + value } else { headers[name] = value }
+        }
+    }
+
+    /// Body bytes; returns false to abort the transfer (bad status, over the size cap, cancelled).
+    func handleBody(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        lastActivity = .now
+        if cancelled.load(ordering: .relaxed) { return false }
+        guard (200..<300).contains(status) else { abort = .badStatus; return false }
+        if !responseDelivered {
+            responseDelivered = true
+            delegate.transferDidReceiveResponse(response)
+        }
+        received += Int64(bytes.count)
+        if request.maxBytes > 0 && received > request.maxBytes { abort = .tooLarge; return false }
+        var expected: curl_off_t = -1
+        if let easy { _ = sdg_curl_easy_getinfo_off(easy, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &expected) }
+        delegate.transferDidReceive(Data(buffer: bytes), received: received, expected: Int64(expected))
+        return true
+    }
+}
+
+/// curl's write callback: `userdata` is the unretained `CurlTransfer` (kept alive by the session).
+let curlWriteCallback: sdg_curl_data_callback = { pointer, size, count, userdata in
+    guard let userdata else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer)?.assumingMemoryBound(to: UInt8.self), count: length)
+    return transfer.handleBody(bytes) ? length : 0
+}
+
+/// curl's header callback: `userdata` is the unretained `CurlTransfer`.
+let curlHeaderCallback: sdg_curl_data_callback = { pointer, size, count, userdata in
+    guard let userdata else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer)?.assumingMemoryBound(to: UInt8.self), count: length)
+    transfer.handleHeaderLine(bytes)
+    return length
+}

@@ -1,0 +1,35 @@
+import ImageCodecs
+
+/// Per-request extras (SDWebImage's context dictionary, typed): how to decode, which headers to add.
+///
+/// ```swift
+/// var context = DownloadContext(targetSize: PixelSize(width: 320, height: 200))
+/// context.headers["If-None-Match"] = stored.etag
+/// ```
+public struct DownloadContext: Sendable {
+    /// How the bytes become an image (target box, pixel cap, first frame only).
+    public var decodeOptions: DecodeOptions
+    /// Extra request headers (`If-None-Match`, `If-Modified-Since`, `Range`, …); they override the
+    /// downloader's headers of the same name, and pass through `headersFilter` last.
+    public var headers: [String: String]
+    /// The response size cap for this request; nil uses the downloader's `maxResponseBytes`.
+    public var maxResponseBytes: Int64?
+
+    /// Creates a context.
+    public init(decodeOptions: DecodeOptions = DecodeOptions(), headers: [String: String] = [:], maxResponseBytes: Int64? = nil) {
+        self.decodeOptions = decodeOptions
+        self.headers = headers
+        self.maxResponseBytes = maxResponseBytes
+    }
+
+    /// Creates a context decoding to fit within `targetSize`.
+    public init(targetSize: PixelSize?, headers: [String: String] = [:]) {
+        self.init(decodeOptions: DecodeOptions(targetSize: targetSize), headers: headers)
+    }
+
+    /// The decode target box (shorthand for `decodeOptions.targetSize`).
+    public var targetSize: PixelSize? {
+        get { decodeOptions.targetSize }
+        set { decodeOptions.targetSize = newValue }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import ImageCodecs
+
+/// One transfer shared by every handler asking for the same URL (SDWebImage's
+/// `SDWebImageDownloaderOperation` protocol). `ImageDownloadOperation` is the default; tests and
+/// special cases inject their own type through `ImageDownloaderConfig.operationType`.
+///
+/// Contract:
+/// - `start()` is called at most once, by the downloader, when a slot is free.
+/// - `setup.onFinish` must be called **exactly once**, when the operation stops using its slot
+///   (transfer ended, failed, or cancelled), and never while holding a lock the downloader may need.
+/// - A handler removed with `removeHandler` is never called afterwards. `cancel()` ends every
+///   handler with `.failure(.cancelled)`.
+/// - Once finished or cancelled, `addHandler` returns false: the operation is never reused.
+public protocol DownloadOperation: AnyObject, Sendable {
+    /// Creates a pending operation.
+    init(setup: DownloadOperationSetup)
+    /// The URL being downloaded.
+    var url: URL { get }
+    /// The highest priority among the current handlers.
+    var priority: DownloadPriority { get }
+    /// Whether the transfer has ended (successfully or not).
+    var isFinished: Bool { get }
+    /// Whether the operation was cancelled.
+    var isCancelled: Bool { get }
+    /// Adds a handler; false if the operation no longer accepts handlers (finished/cancelled).
+    func addHandler(_ handler: DownloadHandler) -> Bool
+    /// Removes one handler silently; when it was the last one, the operation cancels its transfer
+    /// (calling `onFinish`) and this returns true.
+    @discardableResult func removeHandler(id: UInt64) -> Bool
+    /// Changes one handler's priority; returns the operation's new priority.
+    func setPriority(_ priority: DownloadPriority, forHandler id: UInt64) -> DownloadPriority
+    /// Starts the transfer.
+    func start()
+    /// Cancels the transfer; every remaining handler gets `.failure(.cancelled)`.
+    func cancel()
+}
+
+/// One caller's interest in a download: its priority, decode size and callbacks.
+public struct DownloadHandler: Sendable {
+    /// Unique within the downloader; the token carries it.
+    public let id: UInt64
+    /// This handler's priority.
+    public var priority: DownloadPriority
+    /// How this handler wants the image decoded (its context's options).
+    public let decodeOptions: DecodeOptions
+    /// Progress callback, per received chunk.
+    public let progress: DownloadProgressHandler?
+    /// Partial and final results, or the error.
+    public let completion: DownloadCompletionHandler
+
+    /// Creates a handler.
+    public init(
+        id: UInt64, priority: DownloadPriority, decodeOptions: DecodeOptions,
+        progress: DownloadProgressHandler?, completion: @escaping DownloadCompletionHandler
+    ) {
+        self.id = id
+        self.priority = priority
+        self.decodeOptions = decodeOptions
+        self.progress = progress
+        self.completion = completion
+    }
+}
+
+/// Everything an operation needs, handed over by the downloader.
+public struct DownloadOperationSetup: Sendable {
+    /// The URL to fetch.
+    public let url: URL
+    /// The options of the request that created the operation.
+    public let options: ImageDownloaderOptions
+    /// The context of the request that created the operation (decode options for partial images).
+    public let context: DownloadContext
+    /// The final request headers, after defaults, context headers and the filter, sorted by name.
+    public let headers: [(name: String, value: String)]
+    /// Idle timeout.
+    public let timeout: Duration
+    /// Response size cap in bytes.
+    public let maxResponseBytes: Int64
+    /// Decoders to use (injectable).
+    public let decoding: ImageDecoding
+    /// Minimum time between two partial decodes.
+    public let progressiveInterval: Duration
+    /// Where to post activity events.
+    public let events: DownloadEventCenter
+    /// Call exactly once, passing the operation itself, when it stops using its download slot.
+    public let onFinish: @Sendable (any DownloadOperation) -> Void
+    /// Basic auth credentials.
+    let username: String?
+    let password: String?
+    /// The network thread.
+    let session: CurlSession
+
+    /// The `CurlRequest` for this operation.
+    var curlRequest: CurlRequest {
+        CurlRequest(
+            url: url, headers: headers, timeout: timeout, maxBytes: maxResponseBytes,
+            username: username, password: password, handleCookies: options.contains(.handleCookies),
+            allowInvalidCertificates: options.contains(.allowInvalidSSLCertificates))
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import ImageCodecs
+
+/// Network-thread events → bytes, progress, partial images, the final image.
+extension ImageDownloadOperation {
+    func didReceiveResponse(_ response: DownloadResponse) {
+        let running = state.withLock { state -> Bool in
+            guard state.phase == .running else { return false }
+            state.response = response
+            return true
+        }
+        if running { setup.events.post(.receivedResponse(url, statusCode: response.statusCode)) }
+    }
+
+    /// Network thread: keep the bytes, schedule progress callbacks and (throttled) a partial decode.
+    func didReceive(_ chunk: Data, received: Int64, expected: Int64) {
+        let interval = setup.progressiveInterval
+        let progressive = isProgressive
+        let work = state.withLock { state -> (progress: [DownloadHandler], partial: Data?)? in
+            guard state.phase == .running else { return nil }
+            state.data.append(chunk)
+            var partial: Data?
+            if progressive {
+                state.undecoded.append(chunk)
+                let now = ContinuousClock.now
+                let due = state.lastPartial.map { now - $0 >= interval } ?? true
+                if !state.partialInFlight && due {
+                    state.partialInFlight = true
+                    state.lastPartial = now
+                    partial = state.undecoded
+                    state.undecoded = Data()
+                }
+            }
+            let progress = state.order.compactMap { state.handlers[$0] }.filter { $0.progress != nil }
+            return (progress, partial)
+        }
+        guard let work else { return }
+        let url = self.url
+        if !work.progress.isEmpty {
+            lane.async { [self] in
+                for handler in work.progress {
+                    deliver(to: handler.id) { handler.progress?(received, expected, url) }
+                }
+            }
+        }
+        if let bytes = work.partial {
+            lane.async { [self] in decodePartial(appending: bytes) }
+        }
+    }
+
+    /// Lane: feed the incremental decoder and deliver a partial image to every handler.
+    private func decodePartial(appending bytes: Data) {
+        let decoder = incrementalDecoder()
+        decoder.append(bytes)
+        let image = decoder.partialImage()
+        let snapshot = state.withLock { state -> (Data, DownloadResponse?, Bool) in
+            state.partialInFlight = false
+            return (state.data, state.response, state.phase == .running)
+        }
+        guard let image, snapshot.2, let response = snapshot.1 else { return }
+        let result = DownloadResult(url: url, image: image, data: snapshot.0, response: response, isFinished: false)
+        for handler in currentHandlers {
+            deliver(to: handler.id) { handler.completion(.success(result)) }
+        }
+    }
+
+    private func incrementalDecoder() -> any IncrementalDecoding {
+        if let decoder = decoderBox.decoder { return decoder }
+        let decoder = setup.decoding.makeIncrementalDecoder(setup.context.decodeOptions)
+        decoderBox.decoder = decoder
+        return decoder
+    }
+
+    /// Network thread: the transfer ended. Free the slot now; decode and deliver on the lane.
+    func didComplete(_ result: Result<DownloadResponse, DownloadError>) {
+        let outcome = state.withLock { state -> (data: Data, rest: Data)? in
+            guard state.phase == .running else { return nil }
+            state.phase = .finished
+            state.transfer = nil
+            defer { state.undecoded = Data() }
+            return (state.data, state.undecoded)
+        }
+        guard let outcome else { return }
+        setup.events.post(.stopped(url))
+        if case .success = result { setup.events.post(.finished(url)) }
+        setup.onFinish(self)
+        lane.async { [self] in finish(result, data: outcome.data, rest: outcome.rest) }
+    }
+
+    /// Lane: final decode (once per distinct decode options) and the last callback of each handler.
+    private func finish(_ result: Result<DownloadResponse, DownloadError>, data: Data, rest: Data) {
+        let handlers = currentHandlers
+        switch result {
+        case .failure(let error):
+            for handler in handlers { deliver(to: handler.id) { handler.completion(.failure(error)) } }
+        case .success(let response):
+            var decoded: [DecodeOptions: Result<Image, DecodeError>] = [:]
+            let primary = setup.context.decodeOptions
+            if isProgressive {
+                let decoder = incrementalDecoder()
+                decoded[primary] = ImageDecoding.typed {
+                    decoder.append(rest)
+                    return try decoder.finish()
+                }
+                decoderBox.decoder = nil
+            }
+            for handler in handlers {
+                let options = handler.decodeOptions
+                let image: Result<Image, DecodeError>
+                if let done = decoded[options] {
+                    image = done
+                } else {
+                    image = ImageDecoding.typed { try setup.decoding.decode(data, options) }
+                    decoded[options] = image
+                }
+                let delivery: Result<DownloadResult, DownloadError> = image
+                    .map { DownloadResult(url: url, image: $0, data: data, response: response, isFinished: true) }
+                    .mapError { .decodeFailed(url: url, reason: $0) }
+                deliver(to: handler.id) { handler.completion(delivery) }
+            }
+        }
+        state.withLock { $0.handlers.removeAll() }
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import ImageCodecs
+import Synchronization
+
+/// The default `DownloadOperation`: one libcurl transfer, many handlers, progress, progressive
+/// partial images and the final decode on a decode queue (never on the network thread).
+///
+/// `@unchecked Sendable`: `state` is a `Mutex`; `decoderBox` is touched only on `lane` (a serial
+/// queue); `deliveryLock` serialises callbacks with handler removal.
+public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendable {
+    enum Phase { case pending, running, finished, cancelled }
+
+    struct State {
+        var phase = Phase.pending
+        var handlers: [UInt64: DownloadHandler] = [:]
+        var order: [UInt64] = []
+        var transfer: CurlTransfer?
+        var response: DownloadResponse?
+        var data = Data()
+        /// Bytes not yet handed to the incremental decoder.
+        var undecoded = Data()
+        var partialInFlight = false
+        var lastPartial: ContinuousClock.Instant?
+    }
+
+    /// The setup handed over by the downloader.
+    public let setup: DownloadOperationSetup
+    let state = Mutex(State())
+    /// Serial queue for decoding and callbacks.
+    let lane = DecodeQueues.lane()
+    /// Held while a callback runs and while a handler is removed: after `removeHandler` returns,
+    /// that handler is never called. Recursive, so a callback may cancel its own token.
+    let deliveryLock = NSRecursiveLock()
+    /// The incremental decoder (lane only).
+    let decoderBox = DecoderBox()
+
+    /// Creates a pending operation.
+    public required init(setup: DownloadOperationSetup) { self.setup = setup }
+
+    /// The URL being downloaded.
+    public var url: URL { setup.url }
+    /// Whether progressive partial images are wanted.
+    var isProgressive: Bool { setup.options.contains(.progressiveLoad) }
+
+    /// The highest handler priority (`.normal` with no handlers).
+    public var priority: DownloadPriority {
+        state.withLock { $0.handlers.values.map(\.priority).max() ?? .normal }
+    }
+    /// Whether the transfer ended.
+    public var isFinished: Bool { state.withLock { $0.phase == .finished } }
+    /// Whether the operation was cancelled.
+    public var isCancelled: Bool { state.withLock { $0.phase == .cancelled } }
+
+    /// Adds a handler unless the transfer already ended or was cancelled.
+    public func addHandler(_ handler: DownloadHandler) -> Bool {
+        state.withLock { state in
+            guard state.phase == .pending || state.phase == .running else { return false }
+            state.handlers[handler.id] = handler
+            state.order.append(handler.id)
+            return true
+        }
+    }
+
+    /// Removes a handler silently; cancels the transfer when it was the last one.
+    @discardableResult public func removeHandler(id: UInt64) -> Bool {
+        deliveryLock.lock()
+        let (wasLast, previous, transfer) = state.withLock { state -> (Bool, Phase, CurlTransfer?) in
+            guard state.handlers.removeValue(forKey: id) != nil else { return (false, state.phase, nil) }
+            state.order.removeAll { $0 == id }
+            guard state.handlers.isEmpty, state.phase == .pending || state.phase == .running else {
+                return (false, state.phase, nil)
+            }
+            let previous = state.phase
+            state.phase = .cancelled
+            defer { state.transfer = nil }
+            return (true, previous, state.transfer)
+        }
+        deliveryLock.unlock()
+        if wasLast { stopCancelled(previous: previous, transfer: transfer) }
+        return wasLast
+    }
+
+    /// Changes a handler's priority and returns the operation's.
+    public func setPriority(_ priority: DownloadPriority, forHandler id: UInt64) -> DownloadPriority {
+        state.withLock { state in
+            state.handlers[id]?.priority = priority
+            return state.handlers.values.map(\.priority).max() ?? .normal
+        }
+    }
+
+    /// Starts the transfer on the network thread.
+    public func start() {
+        let transfer = state.withLock { state -> CurlTransfer? in
+            guard state.phase == .pending else { return nil }
+            state.phase = .running
+            let transfer = CurlTransfer(request: setup.curlRequest, delegate: TransferRelay(operation: self))
+            state.transfer = transfer
+            return transfer
+        }
+        guard let transfer else { return }
+        setup.events.post(.started(url))
+        setup.session.start(transfer)
+    }
+
+    /// Cancels; remaining handlers get `.failure(.cancelled)` (on the lane).
+    public func cancel() {
+        let (previous, transfer, handlers) = state.withLock { state -> (Phase, CurlTransfer?, [DownloadHandler]) in
+            let previous = state.phase
+            guard previous == .pending || previous == .running else { return (previous, nil, []) }
+            state.phase = .cancelled
+            defer { state.transfer = nil }
+            return (previous, state.transfer, state.order.compactMap { state.handlers[$0] })
+        }
+        guard previous == .pending || previous == .running else { return }
+        let url = self.url
+        lane.async { [self] in
+            for handler in handlers { deliver(to: handler.id) { handler.completion(.failure(.cancelled(url: url))) } }
+            state.withLock { $0.handlers.removeAll() }
+        }
+        stopCancelled(previous: previous, transfer: transfer)
+    }
+
+    private func stopCancelled(previous: Phase, transfer: CurlTransfer?) {
+        if previous == .running {
+            if let transfer { setup.session.cancel(transfer) }
+            setup.events.post(.stopped(url))
+        }
+        setup.onFinish(self)
+    }
+
+    /// Runs `body` under the delivery lock if handler `id` is still registered.
+    func deliver(to id: UInt64, _ body: () -> Void) {
+        deliveryLock.lock()
+        defer { deliveryLock.unlock() }
+        guard state.withLock({ $0.handlers[id] != nil }) else { return }
+        body()
+    }
+
+    /// The current handlers, in the order they were added.
+    var currentHandlers: [DownloadHandler] {
+        state.withLock { state in state.order.compactMap { state.handlers[$0] } }
+    }
+}
+
+/// Holds the incremental decoder. `@unchecked Sendable`: used only on the owning operation's lane.
+final class DecoderBox: @unchecked Sendable {
+    var decoder: (any IncrementalDecoding)?
+}
+
+/// Forwards network-thread events to the operation without the session retaining the operation
+/// beyond the transfer's life.
+final class TransferRelay: CurlTransferDelegate {
+    let operation: ImageDownloadOperation
+    init(operation: ImageDownloadOperation) { self.operation = operation }
+    func transferDidReceiveResponse(_ response: DownloadResponse) { operation.didReceiveResponse(response) }
+    func transferDidReceive(_ chunk: Data, received: Int64, expected: Int64) {
+        operation.didReceive(chunk, received: received, expected: expected)
+    }
+    func transferDidComplete(_ result: Result<DownloadResponse, DownloadError>) { operation.didComplete(result) }
+}

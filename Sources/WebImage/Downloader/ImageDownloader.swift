@@ -1,0 +1,151 @@
+import Foundation
+import ImageCodecs
+import Synchronization
+
+/// Downloads images over HTTP(S) with libcurl (SDWebImage's `SDWebImageDownloader`): one transfer
+/// per URL shared by every caller, a priority queue with a concurrency limit, live priorities,
+/// progress and progressive partial images, typed errors.
+///
+/// ```swift
+/// let downloader = ImageDownloader()
+/// let token = downloader.downloadImage(with: url, context: DownloadContext(targetSize: box)) { result in
+///     if case .success(let r) = result, r.isFinished { show(r.image) }
+/// }
+/// let image = try await downloader.image(for: url).image
+/// ```
+///
+/// `@unchecked Sendable`: all mutable state lives in `state` (a `Mutex`).
+public final class ImageDownloader: @unchecked Sendable {
+    struct State {
+        var config: ImageDownloaderConfig
+        var headers: [String: String] = ImageDownloaderConfig.defaultHeaders
+        var operations: [URL: any DownloadOperation] = [:]
+        var pending = PendingOperationQueue()
+        var running: Set<ObjectIdentifier> = []
+        var suspended = false
+        var invalidated = false
+        var session: CurlSession
+    }
+
+    let state: Mutex<State>
+    let handlerIDs = AtomicCounter()
+    /// Activity events (start, response, stop, finish) for an activity indicator.
+    public let events = DownloadEventCenter()
+
+    /// A shared downloader with the default configuration.
+    public static let shared = ImageDownloader()
+
+    /// Creates a downloader with its own network thread.
+    public init(config: ImageDownloaderConfig = .default) {
+        state = Mutex(State(config: config, session: CurlSession()))
+    }
+
+    deinit {
+        state.withLock { $0.session }.invalidate()
+    }
+
+    /// Starts (or joins) the download of `url`. Returns nil, after calling `completed` with
+    /// `.invalidURL`, when the URL is missing or not http/https, and with `.cancelled` after
+    /// `invalidateSessionAndCancel`. Callbacks run on a decode queue, never on the network thread.
+    @discardableResult
+    public func downloadImage(
+        with url: URL?, options: ImageDownloaderOptions = [], context: DownloadContext = DownloadContext(),
+        progress: DownloadProgressHandler? = nil, completed: @escaping DownloadCompletionHandler
+    ) -> DownloadToken? {
+        guard let url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = url.host, !host.isEmpty else {
+            completed(.failure(.invalidURL(url?.absoluteString ?? "")))
+            return nil
+        }
+        let priority = options.priority
+        let decodeOptions = Self.decodeOptions(options: options, context: context, config: config)
+        let id = UInt64(handlerIDs.increment())
+        let handler = DownloadHandler(id: id, priority: priority, decodeOptions: decodeOptions, progress: progress, completion: completed)
+        let outcome = state.withLock { state -> (operation: (any DownloadOperation)?, start: [any DownloadOperation]) in
+            guard !state.invalidated else { return (nil, []) }
+            if let existing = state.operations[url], existing.addHandler(handler) {
+                state.pending.update(existing, priority: existing.priority)
+                return (existing, [])
+            }
+            let operation = makeOperation(url: url, options: options, context: context, state: state)
+            _ = operation.addHandler(handler)
+            state.operations[url] = operation
+            state.pending.enqueue(operation, priority: operation.priority)
+            return (operation, Self.dequeueRunnable(&state))
+        }
+        guard let operation = outcome.operation else {
+            completed(.failure(.cancelled(url: url)))
+            return nil
+        }
+        for next in outcome.start { next.start() }
+        return DownloadToken(url: url, handlerID: id, operation: operation, downloader: self, priority: priority)
+    }
+
+    /// Cancels one handler (same as `token.cancel()`).
+    public func cancel(_ token: DownloadToken?) { token?.cancel() }
+
+    /// Cancels every download; their handlers get `.failure(.cancelled)`.
+    public func cancelAllDownloads() {
+        let operations = state.withLock { Array($0.operations.values) }
+        for operation in operations { operation.cancel() }
+    }
+
+    /// No new transfer starts while suspended; running ones continue.
+    public var isSuspended: Bool {
+        get { state.withLock { $0.suspended } }
+        set { schedule { $0.suspended = newValue } }
+    }
+
+    /// Transfers running at once (default 6, at least 1).
+    public var maxConcurrentDownloads: Int {
+        get { state.withLock { $0.config.maxConcurrentDownloads } }
+        set { schedule { $0.config.maxConcurrentDownloads = max(1, newValue) } }
+    }
+
+    /// Operations currently holding a slot.
+    public var currentDownloadCount: Int { state.withLock { $0.running.count } }
+
+    /// The current configuration (a copy).
+    public var config: ImageDownloaderConfig { state.withLock { $0.config } }
+
+    /// Changes the downloader's state under the lock, then starts whatever may now run.
+    func schedule(_ change: (inout State) -> Void) {
+        let start = state.withLock { state -> [any DownloadOperation] in
+            change(&state)
+            return Self.dequeueRunnable(&state)
+        }
+        for operation in start { operation.start() }
+    }
+
+    /// Pops runnable operations and marks them running (the caller starts them outside the lock).
+    static func dequeueRunnable(_ state: inout State) -> [any DownloadOperation] {
+        var start: [any DownloadOperation] = []
+        while !state.suspended, !state.invalidated, state.running.count < max(1, state.config.maxConcurrentDownloads),
+              let next = state.pending.dequeue(order: state.config.executionOrder) {
+            state.running.insert(ObjectIdentifier(next))
+            start.append(next)
+        }
+        return start
+    }
+
+    /// Called by an operation (exactly once) when it stops using its slot.
+    func operationDidFinish(_ operation: any DownloadOperation) {
+        let (start, session) = state.withLock { state -> ([any DownloadOperation], CurlSession?) in
+            if let current = state.operations[operation.url], current === operation {
+                state.operations[operation.url] = nil
+            }
+            state.running.remove(ObjectIdentifier(operation))
+            state.pending.remove(operation)
+            let finishedAll = state.invalidated && state.operations.isEmpty
+            return (Self.dequeueRunnable(&state), finishedAll ? state.session : nil)
+        }
+        session?.invalidate()
+        for next in start { next.start() }
+    }
+
+    /// Moves a handler's operation to its new priority.
+    func updatePriority(of token: DownloadToken, to priority: DownloadPriority) {
+        let operationPriority = token.operation.setPriority(priority, forHandler: token.handlerID)
+        state.withLock { $0.pending.update(token.operation, priority: operationPriority) }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// Settings of an `ImageDownloader` (SDWebImage's `SDWebImageDownloaderConfig`).
+///
+/// ```swift
+/// var config = ImageDownloaderConfig()
+/// config.maxConcurrentDownloads = 4
+/// config.downloadTimeout = 10
+/// let downloader = ImageDownloader(config: config)
+/// ```
+public struct ImageDownloaderConfig: Sendable {
+    /// Order of queued downloads of equal priority.
+    public enum ExecutionOrder: Sendable, Hashable {
+        /// First in, first out (default).
+        case fifo
+        /// Last in, first out (what a user scrolling quickly wants).
+        case lifo
+    }
+
+    /// The product token sent in `User-Agent`.
+    public static let userAgentProduct = "sdgallery/0.1.0"
+    /// Default `Accept` header.
+    public static let defaultAccept = "image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8"
+    /// Default response size cap: 64 MB.
+    public static let defaultMaxResponseBytes: Int64 = 64 << 20
+
+    /// Transfers running at once (default 6).
+    public var maxConcurrentDownloads = 6
+    /// Idle timeout in seconds: connect, first byte, or a stalled body (default 15; 0 means 15).
+    public var downloadTimeout: TimeInterval = 15
+    /// Order of queued downloads of equal priority.
+    public var executionOrder = ExecutionOrder.fifo
+    /// Response size cap in bytes, for announced and counted bodies.
+    public var maxResponseBytes = ImageDownloaderConfig.defaultMaxResponseBytes
+    /// Minimum time between two partial decodes of one download (default 100 ms).
+    public var progressiveInterval: Duration = .milliseconds(100)
+    /// Pixel budget for `.scaleDownLargeImages` (default 16 megapixels).
+    public var scaleDownPixelBudget = 16 * 1024 * 1024
+    /// Basic auth user name (sent with every request when set).
+    public var username: String?
+    /// Basic auth password.
+    public var password: String?
+    /// Last word on each request's headers: (url, headers) → headers to send.
+    public var headersFilter: (@Sendable (URL, [String: String]) -> [String: String])?
+    /// The operation type (tests inject their own).
+    public var operationType: any DownloadOperation.Type = ImageDownloadOperation.self
+    /// The decoders (tests inject deterministic fakes).
+    public var decoding = ImageDecoding.standard
+
+    /// Creates the default configuration.
+    public init() {}
+
+    /// The default configuration.
+    public static var `default`: ImageDownloaderConfig { ImageDownloaderConfig() }
+
+    /// `downloadTimeout` as a duration, with 0 (or less) meaning 15 s.
+    var effectiveTimeout: Duration {
+        downloadTimeout > 0 ? .milliseconds(Int64((downloadTimeout * 1000).rounded())) : .seconds(15)
+    }
+
+    /// The default request headers.
+    static var defaultHeaders: [String: String] {
+        ["Accept": defaultAccept, "User-Agent": "\(userAgentProduct) (\(NetworkLibrary.curlVersion.split(separator: " ").first ?? "libcurl"))"]
+    }
+}

@@ -1,0 +1,50 @@
+/// Operations waiting for a slot: highest priority first; FIFO or LIFO within a priority.
+/// Linear scans: the queue holds at most a few hundred entries. Not thread-safe (the downloader's
+/// lock guards it).
+struct PendingOperationQueue {
+    private struct Entry {
+        let operation: any DownloadOperation
+        var priority: DownloadPriority
+        let sequence: Int
+    }
+
+    private var entries: [Entry] = []
+    private var sequence = 0
+
+    /// Number of waiting operations.
+    var count: Int { entries.count }
+
+    /// Adds an operation.
+    mutating func enqueue(_ operation: any DownloadOperation, priority: DownloadPriority) {
+        sequence += 1
+        entries.append(Entry(operation: operation, priority: priority, sequence: sequence))
+    }
+
+    /// Records a new priority for a waiting operation (no-op if it is not waiting).
+    mutating func update(_ operation: any DownloadOperation, priority: DownloadPriority) {
+        if let i = index(of: operation) { entries[i].priority = priority }
+    }
+
+    /// Removes an operation if it is waiting.
+    mutating func remove(_ operation: any DownloadOperation) {
+        if let i = index(of: operation) { entries.remove(at: i) }
+    }
+
+    /// Removes and returns the operation to start next.
+    mutating func dequeue(order: ImageDownloaderConfig.ExecutionOrder) -> (any DownloadOperation)? {
+        guard var best = entries.indices.first else { return nil }
+        for i in entries.indices.dropFirst() {
+            let a = entries[i], b = entries[best]
+            if a.priority != b.priority {
+                if a.priority > b.priority { best = i }
+            } else if order == .fifo ? a.sequence < b.sequence : a.sequence > b.sequence {
+                best = i
+            }
+        }
+        return entries.remove(at: best).operation
+    }
+
+    private func index(of operation: any DownloadOperation) -> Int? {
+        entries.firstIndex { $0.operation === operation }
+    }
+}
