@@ -1,0 +1,113 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension DiskCache {
+    /// The outcome of reading one candidate file.
+    enum ReadOutcome {
+        /// No such file: try the next candidate.
+        case absent
+        /// The file was there but cannot be served (expired, corrupt, other key): stop, it is a miss.
+        case miss
+        /// A valid entry.
+        case hit(DiskCacheEntry)
+    }
+
+    /// Creates `path` (parents with default modes, the cache directory itself 0700) and tightens an
+    /// existing one to 0700.
+    static func prepareDirectory(_ path: String) throws(CacheError) {
+        if let st = POSIXFile.status(path: path) {
+            guard st.isDirectory else { throw .directoryUnavailable(path: path, reason: "not a directory") }
+        } else {
+            let parent = (path as NSString).deletingLastPathComponent
+            do {
+                try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            } catch {
+                throw .directoryUnavailable(path: path, reason: "cannot create parent: \(error.localizedDescription)")
+            }
+            if mkdir(path, 0o700) != 0 && errno != EEXIST {
+                throw .directoryUnavailable(path: path, reason: POSIXFile.reason(errno))
+            }
+        }
+        if let st = POSIXFile.status(path: path), st.mode & 0o777 != 0o700, chmod(path, 0o700) != 0 {
+            throw .directoryUnavailable(path: path, reason: "chmod 0700: " + POSIXFile.reason(errno))
+        }
+        guard access(path, R_OK | W_OK | X_OK) == 0 else {
+            throw .directoryUnavailable(path: path, reason: POSIXFile.reason(errno))
+        }
+    }
+
+    /// Reads and checks one file. Corrupt or misplaced files are removed (and reported by the reader
+    /// whose unlink succeeds: once); expired ones are removed silently.
+    func read(name: String, key: String, now: Date) -> ReadOutcome {
+        let file = path + "/" + name
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .absent }
+        defer { close(fd) }
+        guard let st = POSIXFile.status(fd: fd) else { return .absent }
+        if now.timeIntervalSince(st.modified) > config.maxAge {
+            if POSIXFile.unlinkIfSame(path: file, as: st) { index.withLock { $0.record(name, size: nil) } }
+            return .miss
+        }
+        do {
+            let entry = try parse(fd: fd, file: file, status: st)
+            guard entry.key == key else { throw DiskEntryFormat.Invalid(reason: "holds another key") }
+            POSIXFile.setTimes(fd, now)
+            return .hit(entry)
+        } catch let invalid as DiskEntryFormat.Invalid {
+            if POSIXFile.unlinkIfSame(path: file, as: st) {
+                index.withLock { $0.record(name, size: nil) }
+                report(.error(.corruptEntry(file: name, reason: invalid.reason)))
+            }
+            return .miss
+        } catch {
+            // An I/O error while reading (EIO…): a miss, reported, file left for the next sweep.
+            report(.error(error as? CacheError ?? .io(operation: "read", path: file, reason: "\(error)")))
+            return .miss
+        }
+    }
+
+    /// Parses the open entry file `fd` of known status.
+    private func parse(fd: Int32, file: String, status st: FileStatus) throws -> DiskCacheEntry {
+        var header = [UInt8](repeating: 0, count: DiskEntryFormat.headerSize)
+        guard try header.withUnsafeMutableBytes({ try POSIXFile.readExactly(fd, into: $0, at: 0, path: file) }) else {
+            throw DiskEntryFormat.Invalid(reason: "shorter than its header")
+        }
+        let (metaLength, crc, dataLength) = try DiskEntryFormat.parseHeader(header, fileSize: st.size)
+        var meta = [UInt8](repeating: 0, count: metaLength)
+        var data = Data(count: dataLength)
+        let complete = try meta.withUnsafeMutableBytes { try POSIXFile.readExactly(fd, into: $0, at: DiskEntryFormat.headerSize, path: file) }
+            && data.withUnsafeMutableBytes { try POSIXFile.readExactly(fd, into: $0, at: DiskEntryFormat.headerSize + metaLength, path: file) }
+        guard complete else { throw DiskEntryFormat.Invalid(reason: "truncated while reading") }
+        var actual = meta.withUnsafeBytes { CRC32.update(0, $0) }
+        actual = data.withUnsafeBytes { CRC32.update(actual, $0) }
+        guard actual == crc else { throw DiskEntryFormat.Invalid(reason: "checksum mismatch") }
+        let m = try DiskEntryFormat.parseMetadata(meta)
+        return DiskCacheEntry(key: m.key, data: data, validators: m.validators, contentType: m.contentType, storedAt: m.storedAt, lastAccess: st.modified)
+    }
+
+    /// Writes `prefix` + `data` to a flocked temp file, fsyncs it, stamps its time and renames it to
+    /// `name`. Returns the file size. Never leaves a partial file under an entry name.
+    func writeAtomically(name: String, prefix: [UInt8], data: Data, stamp: Date) throws(CacheError) -> Int {
+        let temp = path + "/" + Self.tempPrefix + UUID().uuidString
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw POSIXFile.error("open", temp) }
+        var renamed = false
+        defer {
+            if !renamed { unlink(temp) }
+            close(fd)
+        }
+        // The lock marks a live writer: sweeps (in any process) leave a locked temp file alone, and
+        // the kernel drops it when the writer dies.
+        guard flock(fd, LOCK_EX) == 0 else { throw POSIXFile.error("flock", temp) }
+        var code = prefix.withUnsafeBytes { POSIXFile.writeAll(fd, $0) }
+        if code == 0 { code = data.withUnsafeBytes { POSIXFile.writeAll(fd, $0) } }
+        if code != 0 { throw .io(operation: "write", path: temp, reason: POSIXFile.reason(code)) }
+        if config.fsyncWrites && fsync(fd) != 0 { throw POSIXFile.error("fsync", temp) }
+        POSIXFile.setTimes(fd, stamp)
+        guard rename(temp, path + "/" + name) == 0 else { throw POSIXFile.error("rename", temp) }
+        renamed = true
+        return prefix.count + data.count
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import ImageCodecs
+import Synchronization
+
+extension ImageCache {
+    /// Async form of `queryCacheOperation`; task cancellation cancels the query and throws
+    /// `CancellationError`.
+    public func query(_ key: ImageCacheKey, options: ImageCacheQueryOptions = [], context: ImageCacheQueryContext = ImageCacheQueryContext()) async throws -> ImageCacheQueryResult {
+        let box = ResumeOnce<ImageCacheQueryResult>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                box.install(continuation)
+                let op = queryCacheOperation(forKey: key, options: options, context: context) { box.resume(.success($0)) }
+                box.onCancel { op.cancel() }
+            }
+        } onCancel: {
+            box.cancel()
+        }
+    }
+
+    /// Async form of `store`; returns when the bytes are on disk.
+    public func store(_ image: Image?, data: Data?, forKey key: ImageCacheKey, toDisk: Bool = true, validators: HTTPValidators = HTTPValidators(), contentType: String? = nil) async {
+        await withCheckedContinuation { continuation in
+            store(image, data: data, forKey: key, toDisk: toDisk, validators: validators, contentType: contentType) { continuation.resume() }
+        }
+    }
+
+    /// Async form of `removeImage`.
+    public func removeImage(forKey key: ImageCacheKey, fromDisk: Bool = true) async {
+        await withCheckedContinuation { continuation in
+            removeImage(forKey: key, fromDisk: fromDisk) { continuation.resume() }
+        }
+    }
+
+    /// Async form of `clearDisk`.
+    public func clearDisk() async {
+        await withCheckedContinuation { continuation in clearDisk { continuation.resume() } }
+    }
+
+    /// Async form of `touch`; returns whether the entry existed.
+    @discardableResult
+    public func touch(forKey key: ImageCacheKey, validators: HTTPValidators? = nil) async -> Bool {
+        await withCheckedContinuation { continuation in touch(forKey: key, validators: validators) { continuation.resume(returning: $0) } }
+    }
+
+    /// Async form of `cleanExpired`; returns how many expired entries were removed.
+    @discardableResult
+    public func cleanExpired() async -> Int {
+        await withCheckedContinuation { continuation in cleanExpired { continuation.resume(returning: $0) } }
+    }
+}
+
+/// Resumes a continuation exactly once, from a result or from task cancellation, whichever comes first.
+final class ResumeOnce<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var cancelled = false
+        var cancelAction: (@Sendable () -> Void)?
+    }
+    private let state = Mutex(State())
+
+    func install(_ continuation: CheckedContinuation<T, any Error>) {
+        let cancelled = state.withLock { state -> Bool in
+            if state.cancelled { return true }
+            state.continuation = continuation
+            return false
+        }
+        if cancelled { continuation.resume(throwing: CancellationError()) }
+    }
+
+    func onCancel(_ action: @escaping @Sendable () -> Void) {
+        let run = state.withLock { state -> Bool in
+            if state.cancelled { return true }
+            state.cancelAction = action
+            return false
+        }
+        if run { action() }
+    }
+
+    func resume(_ result: Result<T, any Error>) {
+        let continuation = state.withLock { state -> CheckedContinuation<T, any Error>? in
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.resume(with: result)
+    }
+
+    func cancel() {
+        let (continuation, action) = state.withLock { state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
+            state.cancelled = true
+            defer { state.continuation = nil; state.cancelAction = nil }
+            return (state.continuation, state.cancelAction)
+        }
+        action?()
+        continuation?.resume(throwing: CancellationError())
+    }
+}

@@ -1,0 +1,191 @@
+import Dispatch
+import Foundation
+import ImageCodecs
+
+/// The two-level image cache (SDWebImage's `SDImageCache`): decoded images in a cost-bounded memory
+/// LRU, original bytes on disk. Queries look in memory synchronously, then on disk on the I/O queue,
+/// then decode at the key's target size on the decode queue.
+///
+/// ```swift
+/// let cache = ImageCache(config: ImageCacheConfig())
+/// let key = ImageCacheKey(url: url, targetSize: PixelSize(width: 160, height: 96))
+/// let op = cache.queryCacheOperation(forKey: key) { result in
+///     if let image = result.image { show(image) } else { download() }
+/// }
+/// op.cancel()  // the cell scrolled away: `done` will not be called
+/// ```
+public final class ImageCache: Sendable {
+    /// The configuration.
+    public let config: ImageCacheConfig
+    /// The memory level.
+    public let memory: MemoryCache
+    /// The disk level, nil when disabled or when the directory could not be opened.
+    public let disk: DiskCache?
+    /// Why the disk level is unavailable, if it was wanted.
+    public let diskError: CacheError?
+    /// Serial queue of every disk read and write of this cache (keeps store-then-query ordered).
+    let ioQueue = DispatchQueue(label: "sdgallery.imagecache.io", qos: .userInitiated)
+    let decodeQueue: DispatchQueue
+
+    private static let sharedDecodeQueue = DispatchQueue(label: "sdgallery.imagecache.decode", qos: .userInitiated, attributes: .concurrent)
+
+    /// Creates a cache. A disk directory that cannot be opened disables the disk level, reports
+    /// `.directoryUnavailable` through `onEvent`, and is kept in `diskError`.
+    public init(config: ImageCacheConfig = ImageCacheConfig()) {
+        self.config = config
+        memory = MemoryCache(costLimit: config.memoryCostLimit, countLimit: config.memoryCountLimit)
+        decodeQueue = config.decodeQueue ?? Self.sharedDecodeQueue
+        if config.shouldUseDiskCache {
+            do {
+                disk = try DiskCache(config: config.diskConfig)
+                diskError = nil
+            } catch {
+                disk = nil
+                diskError = error
+                config.onEvent?(.error(error))
+            }
+        } else {
+            disk = nil
+            diskError = nil
+        }
+    }
+
+    /// Looks `key` up: memory first (synchronously: `done` may run before this returns), then disk on
+    /// the I/O queue, decoding at `key.targetSize` on the decode queue. A cancelled operation never
+    /// calls `done`.
+    @discardableResult
+    public func queryCacheOperation(
+        forKey key: ImageCacheKey,
+        options: ImageCacheQueryOptions = [],
+        context: ImageCacheQueryContext = ImageCacheQueryContext(),
+        done: @escaping @Sendable (ImageCacheQueryResult) -> Void
+    ) -> ImageCacheQueryOperation {
+        let operation = ImageCacheQueryOperation(done: done)
+        let deliver: @Sendable (ImageCacheQueryResult) -> Void = { result in
+            if let queue = context.callbackQueue {
+                queue.async { operation.finish(result) }
+            } else {
+                operation.finish(result)
+            }
+        }
+        let memoryImage = options.contains(.diskOnly) || !config.shouldCacheImagesInMemory ? nil : memory.image(forKey: key)
+        if let memoryImage, !options.contains(.queryData) {
+            deliver(ImageCacheQueryResult(image: memoryImage, cacheType: .memory))
+            return operation
+        }
+        guard let disk, !options.contains(.memoryOnly) else {
+            deliver(ImageCacheQueryResult(image: memoryImage, cacheType: memoryImage == nil ? .none : .memory))
+            return operation
+        }
+        ioQueue.async { [self] in
+            guard !operation.isCancelled else { return }
+            guard let entry = disk.entry(forKey: key.diskKey) else {
+                deliver(ImageCacheQueryResult(image: memoryImage, cacheType: memoryImage == nil ? .none : .memory))
+                return
+            }
+            let data = options.contains(.queryData) ? entry.data : nil
+            if let memoryImage {
+                deliver(ImageCacheQueryResult(image: memoryImage, data: data, cacheType: .memory, validators: entry.validators))
+                return
+            }
+            decodeQueue.async { [self] in
+                guard !operation.isCancelled else { return }
+                var decodeOptions = context.decodeOptions
+                decodeOptions.targetSize = key.targetSize
+                do {
+                    let image = try config.decoder(entry.data, decodeOptions)
+                    if config.shouldCacheImagesInMemory && !options.contains(.skipMemoryStoreOnDiskHit) {
+                        memory.set(image, forKey: key)
+                    }
+                    deliver(ImageCacheQueryResult(image: image, data: data, cacheType: .disk, validators: entry.validators))
+                } catch {
+                    let failure = CacheError.decodeFailed(key: key.diskKey, reason: "\(error)")
+                    config.onEvent?(.error(failure))
+                    deliver(ImageCacheQueryResult(data: data, cacheType: .none, validators: entry.validators, error: failure))
+                }
+            }
+        }
+        return operation
+    }
+
+    /// Stores `image` in memory (now) under `key`, and `data` (the original bytes) on disk under
+    /// `key.diskKey` on the I/O queue when `toDisk`. Without `data` nothing goes to disk (the cache
+    /// keeps original bytes only). `completion` runs once both are done, on the I/O queue.
+    public func store(
+        _ image: Image?, data: Data?, forKey key: ImageCacheKey, toDisk: Bool = true,
+        validators: HTTPValidators = HTTPValidators(), contentType: String? = nil,
+        completion: (@Sendable () -> Void)? = nil
+    ) {
+        if let image, config.shouldCacheImagesInMemory { memory.set(image, forKey: key) }
+        guard toDisk, let disk, let data else {
+            completion?()
+            return
+        }
+        ioQueue.async { [config] in
+            do throws(CacheError) {
+                try disk.store(data, forKey: key.diskKey, validators: validators, contentType: contentType)
+            } catch {
+                config.onEvent?(.error(error))
+            }
+            completion?()
+        }
+    }
+
+    /// Removes every memory entry of the key's URL (all target sizes) and, if `fromDisk`, its bytes.
+    public func removeImage(forKey key: ImageCacheKey, fromDisk: Bool = true, completion: (@Sendable () -> Void)? = nil) {
+        memory.removeImages(urlKey: key.urlKey)
+        guard fromDisk, let disk else {
+            completion?()
+            return
+        }
+        ioQueue.async {
+            disk.remove(forKey: key.diskKey)
+            completion?()
+        }
+    }
+
+    /// Empties the memory level.
+    public func clearMemory() { memory.removeAll() }
+
+    /// Empties the disk level (on the I/O queue).
+    public func clearDisk(completion: (@Sendable () -> Void)? = nil) {
+        guard let disk else {
+            completion?()
+            return
+        }
+        ioQueue.async {
+            disk.removeAll()
+            completion?()
+        }
+    }
+
+    /// Bytes on disk (running total).
+    public var diskSize: Int { disk?.totalSize ?? 0 }
+    /// Entries on disk.
+    public var diskCount: Int { disk?.count ?? 0 }
+
+    /// After a 304: refreshes the entry's last access and, if given, its validators (I/O queue).
+    public func touch(forKey key: ImageCacheKey, validators: HTTPValidators? = nil, completion: (@Sendable (Bool) -> Void)? = nil) {
+        guard let disk else {
+            completion?(false)
+            return
+        }
+        ioQueue.async { completion?(disk.touch(forKey: key.diskKey, validators: validators)) }
+    }
+
+    /// Removes expired entries and dead writers' temp files (in the background); passes the number of
+    /// expired entries removed.
+    public func cleanExpired(completion: (@Sendable (Int) -> Void)? = nil) {
+        guard let disk else {
+            completion?(0)
+            return
+        }
+        ioQueue.async { completion?(disk.removeExpired()) }
+    }
+
+    /// Blocks until queued disk work (stores, trims, sweeps) is done. Not for the UI thread.
+    public func waitUntilIdle() {
+        ioQueue.sync {}
+        disk?.waitUntilIdle()
+    }
+}

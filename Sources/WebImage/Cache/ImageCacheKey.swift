@@ -1,0 +1,43 @@
+import Foundation
+import ImageCodecs
+
+/// The key of one cached image: a URL-derived string plus the decoded target size, so a thumbnail and
+/// a full view of the same URL are different memory entries. The disk cache stores the original bytes
+/// once per URL and uses `diskKey`, which leaves the target size out.
+///
+/// ```swift
+/// let thumb = ImageCacheKey(url: url, targetSize: PixelSize(width: 160, height: 96))
+/// let full = ImageCacheKey(url: url)
+/// thumb.diskKey == full.diskKey  // true
+/// ```
+public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
+    /// The URL-derived string (absolute URL without its fragment).
+    public let urlKey: String
+    /// The box the image is decoded to fit in; nil for a full-size decode.
+    public let targetSize: PixelSize?
+
+    /// A key for `url` (its fragment is ignored: it never reaches the server).
+    public init(url: URL, targetSize: PixelSize? = nil) {
+        var string = url.absoluteString
+        if let hash = string.firstIndex(of: "#") { string = String(string[..<hash]) }
+        self.init(urlKey: string, targetSize: targetSize)
+    }
+
+    /// A key from an already URL-derived string.
+    public init(urlKey: String, targetSize: PixelSize? = nil) {
+        self.urlKey = urlKey
+        self.targetSize = targetSize
+    }
+
+    /// The key of the original bytes on disk (no target size).
+    public var diskKey: String { urlKey }
+
+    /// The same URL at another target size.
+    public func withTargetSize(_ size: PixelSize?) -> ImageCacheKey { ImageCacheKey(urlKey: urlKey, targetSize: size) }
+
+    /// "url" or "url@W×H".
+    public var description: String {
+        guard let targetSize else { return urlKey }
+        return "\(urlKey)@\(targetSize)"
+    }
+}
