@@ -1,4 +1,7 @@
 #include "cjpeg.h"
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
 
 long sdg_jpeg_turbo_version_number(void) {
 #ifdef LIBJPEG_TURBO_VERSION_NUMBER
@@ -8,3 +11,260 @@ long sdg_jpeg_turbo_version_number(void) {
 #endif
 }
 int sdg_jpeg_lib_version(void) { return JPEG_LIB_VERSION; }
+
+struct sdg_jpeg {
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_error_mgr err;
+    struct jpeg_source_mgr src;
+    jmp_buf jump;
+    uint8_t *buf;            // input not yet consumed by libjpeg starts at buf
+    size_t capacity;
+    size_t skip_pending;     // bytes libjpeg asked to skip that have not arrived yet
+    int failed, configured, started, finished, buffered, cmyk, input_done;
+    int rows;
+    uint8_t *pixels;         // out_w × out_h × 4
+    uint8_t *row4;           // one CMYK row
+    long warnings;
+    char message[JMSG_LENGTH_MAX + 1];
+};
+
+// MARK: error manager: format the message, jump back into this file, never print.
+
+static void sdg_error_exit(j_common_ptr c) {
+    sdg_jpeg *d = (sdg_jpeg *)c->client_data;
+    (*c->err->format_message)(c, d->message);
+    longjmp(d->jump, 1);
+}
+
+static void sdg_emit_message(j_common_ptr c, int level) {
+    sdg_jpeg *d = (sdg_jpeg *)c->client_data;
+    if (level < 0) {
+        if (d->warnings == 0) (*c->err->format_message)(c, d->message);
+        d->warnings++;
+        c->err->num_warnings++;
+    }
+}
+
+static void sdg_output_message(j_common_ptr c) { (void)c; }
+
+// MARK: suspending memory source: libjpeg reads what has been appended; when it runs out it suspends
+// and retries from its last restart point once more bytes are appended.
+
+static void sdg_init_source(j_decompress_ptr c) { (void)c; }
+static boolean sdg_fill_input_buffer(j_decompress_ptr c) { (void)c; return FALSE; }
+static void sdg_skip_input_data(j_decompress_ptr c, long count) {
+    sdg_jpeg *d = (sdg_jpeg *)c->client_data;
+    if (count <= 0) return;
+    size_t n = (size_t)count;
+    if (n > d->src.bytes_in_buffer) {
+        d->skip_pending += n - d->src.bytes_in_buffer;
+        n = d->src.bytes_in_buffer;
+    }
+    d->src.next_input_byte += n;
+    d->src.bytes_in_buffer -= n;
+}
+static void sdg_term_source(j_decompress_ptr c) { (void)c; }
+
+sdg_jpeg *sdg_jpeg_create(void) {
+    sdg_jpeg *d = calloc(1, sizeof(sdg_jpeg));
+    if (!d) return NULL;
+    d->cinfo.err = jpeg_std_error(&d->err);
+    d->err.error_exit = sdg_error_exit;
+    d->err.emit_message = sdg_emit_message;
+    d->err.output_message = sdg_output_message;
+    d->cinfo.client_data = d;
+    if (setjmp(d->jump)) {
+        jpeg_destroy_decompress(&d->cinfo);
+        free(d);
+        return NULL;
+    }
+    jpeg_create_decompress(&d->cinfo);
+    jpeg_save_markers(&d->cinfo, JPEG_APP0 + 1, 0xFFFF);
+    d->src.init_source = sdg_init_source;
+    d->src.fill_input_buffer = sdg_fill_input_buffer;
+    d->src.skip_input_data = sdg_skip_input_data;
+    d->src.resync_to_restart = jpeg_resync_to_restart;
+    d->src.term_source = sdg_term_source;
+    d->cinfo.src = &d->src;
+    return d;
+}
+
+void sdg_jpeg_destroy(sdg_jpeg *d) {
+    if (!d) return;
+    jpeg_destroy_decompress(&d->cinfo);
+    free(d->buf);
+    free(d->pixels);
+    free(d->row4);
+    free(d);
+}
+
+int sdg_jpeg_append(sdg_jpeg *d, const uint8_t *bytes, size_t length) {
+    if (d->skip_pending) {
+        size_t n = length < d->skip_pending ? length : d->skip_pending;
+        bytes += n; length -= n; d->skip_pending -= n;
+    }
+    // Unconsumed input lives at next_input_byte; new bytes go after it. Only when they do not fit is
+    // the unconsumed part moved to the front (and the buffer grown), so appends are amortised O(n)
+    // and the buffer stays about as large as the most input libjpeg ever had to hold back.
+    size_t keep = d->src.bytes_in_buffer;
+    size_t start = keep ? (size_t)(d->src.next_input_byte - d->buf) : 0;
+    if (start + keep + length > d->capacity) {
+        if (keep && start) memmove(d->buf, d->buf + start, keep);
+        start = 0;
+        if (keep + length > d->capacity) {
+            size_t cap = d->capacity ? d->capacity : 8192;
+            while (cap < keep + length) cap *= 2;
+            uint8_t *grown = realloc(d->buf, cap);
+            if (!grown) return 0;
+            d->buf = grown;
+            d->capacity = cap;
+        }
+    }
+    if (length) memcpy(d->buf + start + keep, bytes, length);
+    d->src.next_input_byte = d->buf + start;
+    d->src.bytes_in_buffer = keep + length;
+    return 1;
+}
+
+int sdg_jpeg_read_header(sdg_jpeg *d, sdg_jpeg_info *info) {
+    if (d->failed) return SDG_JPEG_ERROR;
+    if (setjmp(d->jump)) { d->failed = 1; return SDG_JPEG_ERROR; }
+    int r = jpeg_read_header(&d->cinfo, TRUE);
+    if (r == JPEG_SUSPENDED) return SDG_JPEG_SUSPENDED;
+    if (r != JPEG_HEADER_OK) {
+        strcpy(d->message, "no image in JPEG datastream");
+        d->failed = 1;
+        return SDG_JPEG_ERROR;
+    }
+    info->width = (int)d->cinfo.image_width;
+    info->height = (int)d->cinfo.image_height;
+    info->components = d->cinfo.num_components;
+    info->jpeg_color_space = (int)d->cinfo.jpeg_color_space;
+    info->progressive = jpeg_has_multiple_scans(&d->cinfo) ? 1 : 0;
+    info->saw_adobe = d->cinfo.saw_Adobe_marker ? 1 : 0;
+    return SDG_JPEG_OK;
+}
+
+const uint8_t *sdg_jpeg_exif(sdg_jpeg *d, size_t *length) {
+    for (jpeg_saved_marker_ptr m = d->cinfo.marker_list; m; m = m->next) {
+        if (m->marker == JPEG_APP0 + 1 && m->data_length >= 6 && memcmp(m->data, "Exif\0\0", 6) == 0) {
+            *length = m->data_length;
+            return m->data;
+        }
+    }
+    *length = 0;
+    return NULL;
+}
+
+int sdg_jpeg_configure(sdg_jpeg *d, int scale_denom, int buffered, int *out_width, int *out_height) {
+    if (d->failed || d->configured) return SDG_JPEG_ERROR;
+    if (setjmp(d->jump)) { d->failed = 1; return SDG_JPEG_ERROR; }
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    d->cmyk = c->jpeg_color_space == JCS_CMYK || c->jpeg_color_space == JCS_YCCK;
+    c->out_color_space = d->cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    c->scale_num = 1;
+    c->scale_denom = (unsigned)(scale_denom == 2 || scale_denom == 4 || scale_denom == 8 ? scale_denom : 1);
+    c->buffered_image = buffered ? TRUE : FALSE;
+    d->buffered = buffered ? 1 : 0;
+    jpeg_calc_output_dimensions(c);
+    size_t w = c->output_width, h = c->output_height;
+    d->pixels = calloc(w * h, 4);
+    d->row4 = d->cmyk ? malloc(w * 4) : NULL;
+    if (!d->pixels || (d->cmyk && !d->row4)) {
+        strcpy(d->message, "out of memory");
+        d->failed = 1;
+        return SDG_JPEG_ERROR;
+    }
+    d->configured = 1;
+    *out_width = (int)w;
+    *out_height = (int)h;
+    return SDG_JPEG_OK;
+}
+
+// Converts one libjpeg CMYK row to RGBA. Adobe files store inverted values (255 = no ink).
+static void sdg_cmyk_row(const sdg_jpeg *d, const uint8_t *in, uint8_t *out, size_t width) {
+    int inverted = d->cinfo.saw_Adobe_marker;
+    for (size_t x = 0; x < width; x++, in += 4, out += 4) {
+        unsigned c = in[0], m = in[1], y = in[2], k = in[3];
+        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+        out[0] = (uint8_t)((c * k + 127) / 255);
+        out[1] = (uint8_t)((m * k + 127) / 255);
+        out[2] = (uint8_t)((y * k + 127) / 255);
+        out[3] = 255;
+    }
+}
+
+// Reads output rows until the pass ends (1) or the input runs out (0). Called under a setjmp.
+static int sdg_read_rows(sdg_jpeg *d) {
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    size_t stride = (size_t)c->output_width * 4;
+    while (c->output_scanline < c->output_height) {
+        JDIMENSION row = c->output_scanline;
+        JDIMENSION n;
+        if (d->cmyk) {
+            JSAMPROW rows[1] = { d->row4 };
+            n = jpeg_read_scanlines(c, rows, 1);
+            if (n) sdg_cmyk_row(d, d->row4, d->pixels + row * stride, c->output_width);
+        } else {
+            JSAMPROW rows[16];
+            JDIMENSION count = c->output_height - row < 16 ? c->output_height - row : 16;
+            for (JDIMENSION i = 0; i < count; i++) rows[i] = d->pixels + (row + i) * stride;
+            n = jpeg_read_scanlines(c, rows, count);
+        }
+        if (!d->buffered) d->rows = (int)c->output_scanline;
+        if (n == 0) return 0;
+    }
+    return 1;
+}
+
+int sdg_jpeg_advance(sdg_jpeg *d) {
+    if (d->failed || !d->configured) return SDG_JPEG_ERROR;
+    if (setjmp(d->jump)) { d->failed = 1; return SDG_JPEG_ERROR; }
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    if (!d->started) {
+        if (!jpeg_start_decompress(c)) return SDG_JPEG_SUSPENDED;
+        d->started = 1;
+    }
+    if (d->buffered) {
+        while (!d->input_done) {
+            int r = jpeg_consume_input(c);
+            if (r == JPEG_SUSPENDED) return SDG_JPEG_SUSPENDED;
+            if (r == JPEG_REACHED_EOI) d->input_done = 1;
+        }
+        return d->finished ? SDG_JPEG_DONE : SDG_JPEG_OK;
+    }
+    if (!sdg_read_rows(d)) return SDG_JPEG_SUSPENDED;
+    if (!d->finished) {
+        if (!jpeg_finish_decompress(c)) return SDG_JPEG_SUSPENDED;
+        d->finished = 1;
+    }
+    return SDG_JPEG_DONE;
+}
+
+int sdg_jpeg_rows(const sdg_jpeg *d) { return d->rows; }
+
+int sdg_jpeg_completed_scans(const sdg_jpeg *d) {
+    if (!d->started) return 0;
+    return d->input_done ? d->cinfo.input_scan_number : d->cinfo.input_scan_number - 1;
+}
+
+int sdg_jpeg_render_scan(sdg_jpeg *d, int scan) {
+    if (d->failed || !d->buffered || !d->started) return SDG_JPEG_ERROR;
+    if (scan < 1 || scan > sdg_jpeg_completed_scans(d)) return SDG_JPEG_SUSPENDED;
+    if (setjmp(d->jump)) { d->failed = 1; return SDG_JPEG_ERROR; }
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    if (!jpeg_start_output(c, scan)) return SDG_JPEG_SUSPENDED;
+    if (!sdg_read_rows(d)) return SDG_JPEG_SUSPENDED;
+    if (!jpeg_finish_output(c)) return SDG_JPEG_SUSPENDED;
+    if (d->input_done && scan == c->input_scan_number) {
+        if (!jpeg_finish_decompress(c)) return SDG_JPEG_SUSPENDED;
+        d->finished = 1;
+        return SDG_JPEG_DONE;
+    }
+    return SDG_JPEG_OK;
+}
+
+const uint8_t *sdg_jpeg_pixels(const sdg_jpeg *d) { return d->pixels; }
+const char *sdg_jpeg_message(const sdg_jpeg *d) { return d->message; }
+long sdg_jpeg_warnings(const sdg_jpeg *d) { return d->warnings; }
+size_t sdg_jpeg_input_capacity(const sdg_jpeg *d) { return d->capacity; }

@@ -22,7 +22,8 @@ public struct Image: Sendable {
     public let pixels: [UInt8]
     /// Animation frames (empty for a still image).
     public let frames: [ImageFrame]
-    /// Loop count for animations; 0 means forever.
+    /// How many times an animation plays; 0 means forever (a GIF's NETSCAPE repeat count + 1, WebP's
+    /// loop count as is; 1 for a GIF without a loop extension).
     public let loopCount: Int
     /// Size of the image before any scaled decode (the file's own pixel size); equals `size` for a
     /// full decode.

@@ -4,6 +4,7 @@
 // jump stays inside C behind a setjmp in this target; Swift sees return codes and a message buffer.
 // Imported only by the ImageCodecs module. Every symbol carries the sdg_jpeg_ prefix.
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <jpeglib.h>
 #include <jerror.h>
@@ -12,5 +13,56 @@
 /// runtime query); and the libjpeg API level it implements (62, 70 or 80).
 long sdg_jpeg_turbo_version_number(void);
 int sdg_jpeg_lib_version(void);
+
+/// Status codes returned by the decoder calls.
+enum {
+    SDG_JPEG_ERROR = -1,     ///< libjpeg rejected the data; see sdg_jpeg_message
+    SDG_JPEG_SUSPENDED = 0,  ///< more bytes are needed
+    SDG_JPEG_OK = 1,         ///< the step completed
+    SDG_JPEG_DONE = 2,       ///< the whole image is decoded
+};
+
+/// One decode: a libjpeg decompressor, a suspending memory source fed by sdg_jpeg_append, an error
+/// manager that longjmps only inside this file and prints nothing, and the RGBA output buffer.
+typedef struct sdg_jpeg sdg_jpeg;
+
+/// What the header says (valid after sdg_jpeg_read_header returned SDG_JPEG_OK).
+typedef struct sdg_jpeg_info {
+    int width, height, components;
+    int jpeg_color_space;   ///< J_COLOR_SPACE of the file (JCS_YCbCr, JCS_GRAYSCALE, JCS_CMYK, JCS_YCCK, …)
+    int progressive;        ///< 1 if the file has several scans
+    int saw_adobe;          ///< 1 if an Adobe APP14 marker was seen (CMYK values are then inverted)
+} sdg_jpeg_info;
+
+/// Creates a decoder (NULL on allocation failure). Destroy with sdg_jpeg_destroy.
+sdg_jpeg *sdg_jpeg_create(void);
+void sdg_jpeg_destroy(sdg_jpeg *d);
+/// Appends bytes to the input (copied; already-consumed input is dropped). 0 on allocation failure.
+int sdg_jpeg_append(sdg_jpeg *d, const uint8_t *bytes, size_t length);
+/// Reads the header (and saves APP1 markers). SDG_JPEG_OK, SDG_JPEG_SUSPENDED or SDG_JPEG_ERROR.
+int sdg_jpeg_read_header(sdg_jpeg *d, sdg_jpeg_info *info);
+/// The first APP1 "Exif" payload, or NULL. Valid until the decoder is destroyed.
+const uint8_t *sdg_jpeg_exif(sdg_jpeg *d, size_t *length);
+/// Chooses the DCT scale (1/denominator, denominator in 1, 2, 4, 8) and buffered-image mode, then
+/// allocates the zeroed RGBA output (width × height × 4). SDG_JPEG_OK or SDG_JPEG_ERROR.
+int sdg_jpeg_configure(sdg_jpeg *d, int scale_denom, int buffered, int *out_width, int *out_height);
+/// Decodes as far as the input allows. Single-pass mode: rows into the output; returns SDG_JPEG_DONE
+/// at the end. Buffered mode: absorbs input; returns SDG_JPEG_OK once the end of the image is in.
+int sdg_jpeg_advance(sdg_jpeg *d);
+/// Rows of the output decoded so far (single-pass mode).
+int sdg_jpeg_rows(const sdg_jpeg *d);
+/// Scans whose data has fully arrived (buffered mode).
+int sdg_jpeg_completed_scans(const sdg_jpeg *d);
+/// Buffered mode: renders the image as of scan `scan` (≤ completed scans) into the output.
+/// If the whole input is in and `scan` is the last one, also finishes the decompression.
+int sdg_jpeg_render_scan(sdg_jpeg *d, int scan);
+/// The RGBA output (straight alpha, alpha 0 where nothing was decoded yet).
+const uint8_t *sdg_jpeg_pixels(const sdg_jpeg *d);
+/// libjpeg's message for the last error (or warning), never NULL.
+const char *sdg_jpeg_message(const sdg_jpeg *d);
+/// Number of warnings libjpeg emitted (corrupt data it skipped over).
+long sdg_jpeg_warnings(const sdg_jpeg *d);
+/// Bytes allocated for input not yet consumed (to check that memory stays bounded).
+size_t sdg_jpeg_input_capacity(const sdg_jpeg *d);
 
 #endif

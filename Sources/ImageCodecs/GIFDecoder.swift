@@ -1,0 +1,115 @@
+import CGIF
+import Foundation
+
+/// GIF through giflib's record API (see `CGIF`): every frame composited on the canvas with its
+/// disposal mode; frame sizes are checked against the pixel cap before their buffers exist.
+enum GIFDecoder {
+    /// Decodes all frames (or the first one) at the target size.
+    static func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        try data.withUnsafeBytes { raw -> Image in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw DecodeError.empty }
+            var code: Int32 = 0
+            guard let gif = sdg_gif_open_memory(base, raw.count, &code) else { throw failure(code) }
+            defer { sdg_gif_close(gif) }
+            return try decode(gif, options: options)
+        }
+    }
+
+    private static func decode(_ gif: UnsafeMutablePointer<GifFileType>, options: DecodeOptions) throws -> Image {
+        let canvasSize = PixelSize(width: Int(gif.pointee.SWidth), height: Int(gif.pointee.SHeight))
+        let geometry = DecodeGeometry(stored: canvasSize, box: options.targetSize)
+        try geometry.checkLimit(options.pixelLimit)
+        guard canvasSize.width > 0, canvasSize.height > 0 else { throw DecodeError.corrupt(format: "GIF", reason: "empty canvas") }
+        var compositor = GIFCompositor(size: canvasSize)
+        var frames: [ImageFrame] = []
+        var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
+        var loopCount = 1
+        let budget = max(options.pixelLimit, geometry.target.area)
+        loop: while true {
+            var record = UNDEFINED_RECORD_TYPE
+            guard DGifGetRecordType(gif, &record) == GIF_OK else {
+                if frames.isEmpty { throw failure(gif.pointee.Error) }
+                break  // a missing trailer after complete frames: keep them, as browsers do
+            }
+            switch record {
+            case IMAGE_DESC_RECORD_TYPE:
+                guard DGifGetImageDesc(gif) == GIF_OK else {
+                    if frames.isEmpty { throw failure(gif.pointee.Error) }
+                    break loop
+                }
+                let indices: [UInt8]
+                do { indices = try readFrame(gif, limit: options.pixelLimit) } catch {
+                    if frames.isEmpty { throw error }
+                    break loop
+                }
+                try compositor.draw(gif.pointee.Image, indices: indices, global: gif.pointee.SColorMap, control: control)
+                let bitmap = Bitmap(width: canvasSize.width, height: canvasSize.height, pixels: compositor.canvas)
+                let delay = Double(control.DelayTime) / 100
+                frames.append(ImageFrame(pixels: bitmap.scaled(to: geometry.target).pixels, duration: delay > 0.011 ? delay : 0.1))
+                compositor.dispose(control: control)
+                control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
+                if options.firstFrameOnly || (frames.count + 1) * geometry.target.area > budget { break loop }
+            case EXTENSION_RECORD_TYPE:
+                try readExtension(gif, control: &control, loopCount: &loopCount)
+            case TERMINATE_RECORD_TYPE:
+                break loop
+            default:
+                break
+            }
+        }
+        guard let first = frames.first else { throw DecodeError.truncated(format: "GIF") }
+        return Image(
+            width: geometry.target.width, height: geometry.target.height, pixels: first.pixels,
+            frames: frames.count > 1 ? frames : [], loopCount: loopCount, sourceSize: canvasSize
+        )
+    }
+
+    /// The frame's colour indices in display row order (de-interlaced).
+    private static func readFrame(_ gif: UnsafeMutablePointer<GifFileType>, limit: Int) throws -> [UInt8] {
+        let desc = gif.pointee.Image
+        let w = Int(desc.Width), h = Int(desc.Height)
+        guard w > 0, h > 0 else { throw DecodeError.corrupt(format: "GIF", reason: "empty frame") }
+        guard PixelSize(width: w, height: h).area <= limit else { throw DecodeError.tooLarge(width: w, height: h) }
+        var indices = [UInt8](repeating: 0, count: w * h)
+        var order = Array(0..<h)
+        if desc.Interlace {
+            order = [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: h, by: step)) }
+        }
+        try indices.withUnsafeMutableBufferPointer { buffer in
+            for row in order {
+                guard DGifGetLine(gif, buffer.baseAddress.map { $0 + row * w }, Int32(w)) == GIF_OK else { throw failure(gif.pointee.Error) }
+            }
+        }
+        return indices
+    }
+
+    /// Reads one extension: the graphics control block (delay, disposal, transparency) and the
+    /// NETSCAPE2.0 loop count; skips the rest.
+    private static func readExtension(_ gif: UnsafeMutablePointer<GifFileType>, control: inout GraphicsControlBlock, loopCount: inout Int) throws {
+        var function: Int32 = 0
+        var block: UnsafeMutablePointer<GifByteType>?
+        guard DGifGetExtension(gif, &function, &block) == GIF_OK else { throw failure(gif.pointee.Error) }
+        var isNetscape = false
+        if let b = block {
+            let length = Int(b[0])
+            if function == GRAPHICS_EXT_FUNC_CODE && length >= 4 {
+                _ = DGifExtensionToGCB(length, b + 1, &control)
+            } else if function == APPLICATION_EXT_FUNC_CODE && length == 11 {
+                let name = String(decoding: UnsafeBufferPointer(start: b + 1, count: 11), as: UTF8.self)
+                isNetscape = name == "NETSCAPE2.0" || name == "ANIMEXTS1.0"
+            }
+        }
+        while block != nil {
+            guard DGifGetExtensionNext(gif, &block) == GIF_OK else { throw failure(gif.pointee.Error) }
+            if isNetscape, let b = block, b[0] >= 3, b[1] == 1 {
+                let repeats = Int(b[2]) | Int(b[3]) << 8  // GIF counts repeats after the first play
+                loopCount = repeats == 0 ? 0 : repeats + 1
+            }
+        }
+    }
+
+    private static func failure(_ code: Int32) -> DecodeError {
+        if code == D_GIF_ERR_READ_FAILED || code == D_GIF_ERR_EOF_TOO_SOON { return .truncated(format: "GIF") }
+        return .corrupt(format: "GIF", reason: String(cString: sdg_gif_error_string(code)))
+    }
+}

@@ -1,0 +1,154 @@
+import CJPEG
+import Foundation
+
+/// One JPEG decode through libjpeg-turbo (see `CJPEG`), one-shot or fed in chunks.
+///
+/// Single-pass mode yields rows as they arrive (baseline) or everything at the end; buffered-image
+/// mode (progressive files fed incrementally) renders each completed scan. Input already consumed
+/// by libjpeg is dropped, so memory stays bounded by the image. Not thread-safe: one owner.
+final class JPEGSession {
+    /// Bytes to collect before asking libjpeg to parse again (it re-parses from its restart point).
+    static let minimumStep = 4096
+
+    private let handle: OpaquePointer
+    private let options: DecodeOptions
+    private let incremental: Bool
+    private var geometry: DecodeGeometry?
+    private var progressive = false
+    private var buffered = false
+    private var outputSize = PixelSize(width: 0, height: 0)
+    private var done = false
+    private var error: DecodeError?
+    private var pending = 0
+    private var shownRows = 0
+    private var shownScans = 0
+    private var renderedLast = false
+    private var lastPartial: Image?
+
+    init(options: DecodeOptions, incremental: Bool) throws {
+        guard let handle = sdg_jpeg_create() else { throw DecodeError.corrupt(format: "JPEG", reason: "out of memory") }
+        self.handle = handle
+        self.options = options
+        self.incremental = incremental
+    }
+
+    deinit { sdg_jpeg_destroy(handle) }
+
+    /// Decodes complete data in one go.
+    static func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        let session = try JPEGSession(options: options, incremental: false)
+        session.append(data)
+        return try session.finish()
+    }
+
+    /// Bytes held for input libjpeg has not consumed yet.
+    var inputCapacity: Int { sdg_jpeg_input_capacity(handle) }
+
+    /// Adds bytes; parses when enough have gathered.
+    func append(_ data: Data) {
+        guard error == nil, !done, !data.isEmpty else { return }
+        let ok = data.withUnsafeBytes { raw in
+            sdg_jpeg_append(handle, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count)
+        }
+        if ok == 0 { error = .corrupt(format: "JPEG", reason: "out of memory"); return }
+        pending += data.count
+        if incremental && pending >= Self.minimumStep { advance() }
+    }
+
+    /// Parses and decodes as far as the bytes so far allow; records the first error.
+    private func advance() {
+        pending = 0
+        guard error == nil, !done else { return }
+        do { try step() } catch let e as DecodeError { error = e } catch { self.error = .corrupt(format: "JPEG", reason: "\(error)") }
+    }
+
+    private func step() throws {
+        if geometry == nil {
+            var info = sdg_jpeg_info()
+            switch sdg_jpeg_read_header(handle, &info) {
+            case Int32(SDG_JPEG_SUSPENDED): return
+            case Int32(SDG_JPEG_OK): try configure(info)
+            default: throw corrupt()
+            }
+        }
+        let status = sdg_jpeg_advance(handle)
+        if status == Int32(SDG_JPEG_ERROR) { throw corrupt() }
+        if status == Int32(SDG_JPEG_DONE) { done = true }
+    }
+
+    private func configure(_ info: sdg_jpeg_info) throws {
+        var length = 0
+        var orientation = ExifOrientation.up
+        if let exif = sdg_jpeg_exif(handle, &length) {
+            orientation = ExifOrientation.parse(exif: Array(UnsafeBufferPointer(start: exif, count: length)))
+        }
+        let g = DecodeGeometry(stored: PixelSize(width: Int(info.width), height: Int(info.height)), orientation: orientation, box: options.targetSize)
+        try g.checkLimit(options.pixelLimit)
+        progressive = info.progressive != 0
+        buffered = incremental && progressive
+        var w: Int32 = 0, h: Int32 = 0
+        guard sdg_jpeg_configure(handle, Int32(g.jpegScaleDenominator), buffered ? 1 : 0, &w, &h) == Int32(SDG_JPEG_OK) else { throw corrupt() }
+        outputSize = PixelSize(width: Int(w), height: Int(h))
+        geometry = g
+    }
+
+    private func corrupt() -> DecodeError {
+        .corrupt(format: "JPEG", reason: String(cString: sdg_jpeg_message(handle)))
+    }
+
+    /// The output buffer as it is now, finished to the target size and orientation.
+    private func snapshot() -> Image? {
+        guard let geometry, let pixels = sdg_jpeg_pixels(handle) else { return nil }
+        let bitmap = Bitmap(copying: pixels, width: outputSize.width, height: outputSize.height)
+        return geometry.finish(bitmap, denominator: geometry.jpegScaleDenominator)
+    }
+
+    /// The best image so far: the last completed scan (progressive) or the rows decoded so far.
+    func partialImage() -> Image? {
+        if pending > 0 { advance() }
+        guard geometry != nil, error == nil || lastPartial != nil else { return lastPartial }
+        if buffered {
+            let scans = Int(sdg_jpeg_completed_scans(handle))
+            if scans > shownScans, render(scan: scans) >= Int32(SDG_JPEG_OK) {
+                lastPartial = snapshot()
+            }
+        } else {
+            let rows = Int(sdg_jpeg_rows(handle))
+            if rows > shownRows {
+                shownRows = rows
+                lastPartial = snapshot()
+            }
+        }
+        return lastPartial
+    }
+
+    /// Renders scan `scan` (buffered mode); notes whether that was the final output.
+    private func render(scan: Int) -> Int32 {
+        let status = sdg_jpeg_render_scan(handle, Int32(scan))
+        if status >= Int32(SDG_JPEG_OK) { shownScans = scan }
+        if status == Int32(SDG_JPEG_DONE) { renderedLast = true }
+        return status
+    }
+
+    /// All bytes are in: the final image, or the error (`.truncated` when the data ended early).
+    func finish() throws -> Image {
+        advance()
+        if let error { throw error }
+        guard geometry != nil else { throw DecodeError.truncated(format: "JPEG") }
+        if buffered && !renderedLast {
+            // The whole input is in once libjpeg has seen EOI: render the last scan.
+            let status = sdg_jpeg_advance(handle)
+            guard status != Int32(SDG_JPEG_ERROR) else { throw corrupt() }
+            guard status >= Int32(SDG_JPEG_OK) else { throw DecodeError.truncated(format: "JPEG") }
+            let rendered = render(scan: Int(sdg_jpeg_completed_scans(handle)))
+            guard rendered != Int32(SDG_JPEG_ERROR) else { throw corrupt() }
+            guard renderedLast else { throw DecodeError.truncated(format: "JPEG") }
+        } else if !done && Int(sdg_jpeg_rows(handle)) < outputSize.height {
+            // Every row present but no EOI marker is accepted, as browsers do.
+            throw DecodeError.truncated(format: "JPEG")
+        }
+        done = true
+        guard let image = snapshot() else { throw DecodeError.truncated(format: "JPEG") }
+        return image
+    }
+}

@@ -1,0 +1,104 @@
+import CPNG
+import Foundation
+
+/// One PNG decode through libpng's progressive reader (see `CPNG`), one-shot or fed in chunks of
+/// any size. Partial images: rows so far (non-interlaced) or a blocky preview after each completed
+/// Adam7 pass. Not thread-safe: one owner.
+final class PNGSession {
+    private let handle: OpaquePointer
+    private let options: DecodeOptions
+    private var geometry: DecodeGeometry?
+    private var interlaced = false
+    private var done = false
+    private var error: DecodeError?
+    private var shownRows = 0
+    private var shownPasses = 0
+    private var lastPartial: Image?
+
+    init(options: DecodeOptions) throws {
+        guard let handle = sdg_png_create(UInt64(max(0, options.pixelLimit))) else {
+            throw DecodeError.corrupt(format: "PNG", reason: "out of memory")
+        }
+        self.handle = handle
+        self.options = options
+    }
+
+    deinit { sdg_png_destroy(handle) }
+
+    /// Decodes complete data in one go.
+    static func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        let session = try PNGSession(options: options)
+        session.append(data)
+        return try session.finish()
+    }
+
+    /// Feeds bytes straight to libpng (it keeps only what it needs between calls).
+    func append(_ data: Data) {
+        guard error == nil, !done, !data.isEmpty else { return }
+        let status = data.withUnsafeBytes { raw in
+            sdg_png_feed(handle, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count)
+        }
+        if geometry == nil {
+            var info = sdg_png_info()
+            if sdg_png_header(handle, &info) != 0 {
+                geometry = DecodeGeometry(stored: PixelSize(width: Int(info.width), height: Int(info.height)), box: options.targetSize)
+                interlaced = info.interlaced != 0
+            }
+        }
+        switch status {
+        case Int32(SDG_PNG_DONE): done = true
+        case Int32(SDG_PNG_TOO_LARGE):
+            error = .tooLarge(width: geometry?.stored.width ?? 0, height: geometry?.stored.height ?? 0)
+        case Int32(SDG_PNG_ERROR):
+            error = .corrupt(format: "PNG", reason: String(cString: sdg_png_message(handle)))
+        default: break
+        }
+    }
+
+    /// Rows so far, or the last completed Adam7 pass with its gaps filled by block replication.
+    func partialImage() -> Image? {
+        guard let geometry, let pixels = sdg_png_pixels(handle), !done, error == nil else { return lastPartial }
+        let w = geometry.stored.width, h = geometry.stored.height
+        if interlaced {
+            let passes = Int(sdg_png_completed_passes(handle))
+            guard passes > shownPasses, passes > 0 else { return lastPartial }
+            shownPasses = passes
+            lastPartial = geometry.finish(Self.adam7Preview(pixels, width: w, height: h, passes: passes))
+        } else {
+            let rows = Int(sdg_png_rows(handle))
+            guard rows > shownRows else { return lastPartial }
+            shownRows = rows
+            lastPartial = geometry.finish(Bitmap(copying: pixels, width: w, height: h))
+        }
+        return lastPartial
+    }
+
+    /// All bytes are in: the final image or the error (`.truncated` when IEND never came).
+    func finish() throws -> Image {
+        if let error { throw error }
+        guard done, let geometry, let pixels = sdg_png_pixels(handle) else { throw DecodeError.truncated(format: "PNG") }
+        return geometry.finish(Bitmap(copying: pixels, width: geometry.stored.width, height: geometry.stored.height))
+    }
+
+    /// Pixel block each known pixel stands for after `passes` Adam7 passes.
+    static func adam7Block(passes: Int) -> (width: Int, height: Int) {
+        let blocks = [(8, 8), (8, 8), (4, 8), (4, 4), (2, 4), (2, 2), (1, 2), (1, 1)]
+        return blocks[max(0, min(7, passes))]
+    }
+
+    /// Every pixel takes the value of the top-left pixel of its Adam7 block (decoded by then).
+    static func adam7Preview(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, passes: Int) -> Bitmap {
+        let (bw, bh) = adam7Block(passes: passes)
+        var out = [UInt8](repeating: 0, count: width * height * 4)
+        out.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<height {
+                let sy = y - y % bh
+                for x in 0..<width {
+                    let s = (sy * width + x - x % bw) * 4, d = (y * width + x) * 4
+                    dst[d] = pixels[s]; dst[d + 1] = pixels[s + 1]; dst[d + 2] = pixels[s + 2]; dst[d + 3] = pixels[s + 3]
+                }
+            }
+        }
+        return Bitmap(width: width, height: height, pixels: out)
+    }
+}

@@ -1,0 +1,64 @@
+import CWebP
+import Foundation
+
+/// WebP through libwebp (see `CWebP`): stills decode straight to the target size with libwebp's own
+/// area-averaging scaler; animations go through WebPAnimDecoder (full canvas per frame), then scale.
+enum WebPDecoder {
+    /// Decodes a still or an animation at the target size.
+    static func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        try data.withUnsafeBytes { raw -> Image in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw DecodeError.empty }
+            var w: Int32 = 0, h: Int32 = 0, alpha: Int32 = 0, animated: Int32 = 0
+            let status = sdg_webp_features(base, raw.count, &w, &h, &alpha, &animated)
+            guard status == 0 else { throw failure(status) }
+            let geometry = DecodeGeometry(stored: PixelSize(width: Int(w), height: Int(h)), box: options.targetSize)
+            try geometry.checkLimit(options.pixelLimit)
+            if animated != 0 {
+                return try decodeAnimation(base, count: raw.count, geometry: geometry, options: options)
+            }
+            let target = geometry.target
+            var pixels = [UInt8](repeating: 0, count: target.width * target.height * 4)
+            let result = pixels.withUnsafeMutableBufferPointer { out in
+                sdg_webp_decode_rgba(base, raw.count, Int32(target.width), Int32(target.height), out.baseAddress, out.count)
+            }
+            guard result == 0 else { throw failure(result) }
+            return Image(width: target.width, height: target.height, pixels: pixels, sourceSize: geometry.stored)
+        }
+    }
+
+    private static func decodeAnimation(_ base: UnsafePointer<UInt8>, count: Int, geometry: DecodeGeometry, options: DecodeOptions) throws -> Image {
+        guard let decoder = sdg_webp_anim_new(base, count) else {
+            throw DecodeError.corrupt(format: "WebP", reason: "invalid animation")
+        }
+        defer { WebPAnimDecoderDelete(decoder) }
+        var info = WebPAnimInfo()
+        guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw DecodeError.corrupt(format: "WebP", reason: "invalid animation") }
+        let canvas = PixelSize(width: Int(info.canvas_width), height: Int(info.canvas_height))
+        let budget = max(options.pixelLimit, geometry.target.area)
+        var frames: [ImageFrame] = []
+        var previous: Int32 = 0
+        while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
+            var buffer: UnsafeMutablePointer<UInt8>?
+            var timestamp: Int32 = 0
+            guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
+                if frames.isEmpty { throw DecodeError.corrupt(format: "WebP", reason: "bad animation frame") }
+                break
+            }
+            let bitmap = Bitmap(copying: buffer, width: canvas.width, height: canvas.height).scaled(to: geometry.target)
+            let duration = Double(timestamp - previous) / 1000
+            previous = timestamp
+            frames.append(ImageFrame(pixels: bitmap.pixels, duration: duration > 0.011 ? duration : 0.1))
+            if options.firstFrameOnly || (frames.count + 1) * geometry.target.area > budget { break }
+        }
+        guard let first = frames.first else { throw DecodeError.truncated(format: "WebP") }
+        return Image(
+            width: geometry.target.width, height: geometry.target.height, pixels: first.pixels,
+            frames: frames.count > 1 ? frames : [], loopCount: Int(info.loop_count), sourceSize: geometry.stored
+        )
+    }
+
+    private static func failure(_ status: Int32) -> DecodeError {
+        if status == Int32(VP8_STATUS_NOT_ENOUGH_DATA.rawValue) { return .truncated(format: "WebP") }
+        return .corrupt(format: "WebP", reason: String(cString: sdg_webp_status_string(status)))
+    }
+}
