@@ -20,7 +20,9 @@ enum CurlEasyConfigurator {
         setLong(easy, CURLOPT_FOLLOWLOCATION, 1)
         setLong(easy, CURLOPT_MAXREDIRS, maxRedirects)
         setString(easy, CURLOPT_ACCEPT_ENCODING, "")
-        setLong(easy, CURLOPT_PIPEWAIT, 1)
+        // Wait for a possible HTTP/2 connection to multiplex on, only where ALPN can offer one: on
+        // plain http curl 7.88 would hold the transfer until the first one on the host ends.
+        if request.url.scheme?.lowercased() == "https" { setLong(easy, CURLOPT_PIPEWAIT, 1) }
         setLong(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
         if request.maxBytes > 0 { _ = sdg_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, Int(request.maxBytes)) }
         let timeoutMS = max(1, Int(request.timeout.components.seconds * 1000 + request.timeout.components.attoseconds / 1_000_000_000_000_000))

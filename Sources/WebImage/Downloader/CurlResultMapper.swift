@@ -16,13 +16,8 @@ enum CurlResultMapper {
             }
         }
         guard code == CURLE_OK else { return .failure(error(for: code, transfer: transfer)) }
-        if (200..<300).contains(response.statusCode) {
-            if !transfer.responseDelivered {
-                transfer.responseDelivered = true
-                transfer.delegate.transferDidReceiveResponse(response)
-            }
-            return .success(response)
-        }
+        transfer.deliverResponseOnce()
+        if (200..<300).contains(response.statusCode) { return .success(response) }
         return .failure(statusError(response, url: url))
     }
 

@@ -27,6 +27,7 @@ final class CurlSession: @unchecked Sendable {
     private let inbox = Mutex(Inbox())
     private let activeCount = Atomic<Int>(0)
     private let threadRunning = Atomic<Bool>(true)
+    private let kernelThreadID = Atomic<Int32>(0)
 
     // Network-thread state.
     private var transfers: [UInt: CurlTransfer] = [:]
@@ -74,7 +75,11 @@ final class CurlSession: @unchecked Sendable {
 
     // MARK: Network thread
 
+    /// The network thread's kernel id (0 until it runs), to check in /proc that it ended.
+    var networkThreadID: Int32 { kernelThreadID.load(ordering: .acquiring) }
+
     private func run() {
+        kernelThreadID.store(Self.currentKernelThreadID(), ordering: .releasing)
         guard let multi = curl_multi_init() else { close(multi: nil, share: nil); return }
         _ = sdg_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
         let share = curl_share_init()
@@ -171,6 +176,12 @@ final class CurlSession: @unchecked Sendable {
                 transfer.delegate.transferDidComplete(result)
             }
         }
+    }
+
+    /// The calling thread's kernel id, from `/proc/thread-self` ("PID/task/TID"); 0 if unknown.
+    private static func currentKernelThreadID() -> Int32 {
+        let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self")) ?? ""
+        return link.split(separator: "/").last.flatMap { Int32($0) } ?? 0
     }
 
     private func close(multi: UnsafeMutableRawPointer?, share: UnsafeMutableRawPointer?) {

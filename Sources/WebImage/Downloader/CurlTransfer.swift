@@ -79,15 +79,19 @@ final class CurlTransfer: @unchecked Sendable {
         }
     }
 
+    /// Tells the delegate about the final response head, once.
+    func deliverResponseOnce() {
+        guard !responseDelivered, status > 0 else { return }
+        responseDelivered = true
+        delegate.transferDidReceiveResponse(response)
+    }
+
     /// Body bytes; returns false to abort the transfer (bad status, over the size cap, cancelled).
     func handleBody(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         lastActivity = .now
         if cancelled.load(ordering: .relaxed) { return false }
+        deliverResponseOnce()
         guard (200..<300).contains(status) else { abort = .badStatus; return false }
-        if !responseDelivered {
-            responseDelivered = true
-            delegate.transferDidReceiveResponse(response)
-        }
         received += Int64(bytes.count)
         if request.maxBytes > 0 && received > request.maxBytes { abort = .tooLarge; return false }
         var expected: curl_off_t = -1

@@ -53,25 +53,17 @@ extension ImageDownloader {
     /// get `.cancelled`); otherwise queued and running downloads finish first. Either way no new
     /// download starts: later requests complete with `.cancelled`.
     public func invalidateSessionAndCancel(_ cancelPendingOperations: Bool) {
-        let (operations, session) = state.withLock { state -> ([any DownloadOperation], CurlSession) in
+        let (idle, session) = state.withLock { state -> (Bool, CurlSession) in
             state.invalidated = true
-            return (Array(state.operations.values), state.session)
+            return (state.operations.isEmpty, state.session)
         }
         if cancelPendingOperations {
-            for operation in operations { operation.cancel() }
+            for operation in takeAllOperations() { operation.cancel() }
             session.invalidate()
-        } else if operations.isEmpty {
+        } else if idle {
             session.invalidate()
-        } else {
-            // Let queued operations run to the end; the last `operationDidFinish` ends the session.
-            state.withLock { $0.invalidated = false }
-            let start = state.withLock { state -> [any DownloadOperation] in
-                let start = Self.dequeueRunnable(&state)
-                state.invalidated = true
-                return start
-            }
-            for operation in start { operation.start() }
         }
+        // Otherwise queued and running operations finish; the last `operationDidFinish` ends the session.
     }
 
     /// Replaces the session (SDWebImage's new session configuration): everything in flight is
@@ -81,6 +73,7 @@ extension ImageDownloader {
         let (operations, old) = state.withLock { state -> ([any DownloadOperation], CurlSession) in
             let old = state.session
             state.session = CurlSession()
+            state.pending = PendingOperationQueue()
             return (Array(state.operations.values), old)
         }
         for operation in operations { operation.cancel() }
@@ -89,6 +82,9 @@ extension ImageDownloader {
 
     /// Transfers attached to the network thread right now (for diagnostics and tests).
     public var activeTransferCount: Int { state.withLock { $0.session }.activeTransferCount }
+
+    /// The network thread's kernel thread id (Linux), for leak checks.
+    public var networkThreadID: Int32 { state.withLock { $0.session }.networkThreadID }
 
     /// Whether the network thread is running.
     public var isSessionRunning: Bool { state.withLock { $0.session }.isRunning }

@@ -86,8 +86,16 @@ public final class ImageDownloader: @unchecked Sendable {
 
     /// Cancels every download; their handlers get `.failure(.cancelled)`.
     public func cancelAllDownloads() {
-        let operations = state.withLock { Array($0.operations.values) }
-        for operation in operations { operation.cancel() }
+        for operation in takeAllOperations() { operation.cancel() }
+    }
+
+    /// Every current operation, with the pending queue emptied first so that cancelling one
+    /// running operation cannot start a queued one that is about to be cancelled too.
+    func takeAllOperations() -> [any DownloadOperation] {
+        state.withLock { state in
+            state.pending = PendingOperationQueue()
+            return Array(state.operations.values)
+        }
     }
 
     /// No new transfer starts while suspended; running ones continue.
@@ -120,7 +128,7 @@ public final class ImageDownloader: @unchecked Sendable {
     /// Pops runnable operations and marks them running (the caller starts them outside the lock).
     static func dequeueRunnable(_ state: inout State) -> [any DownloadOperation] {
         var start: [any DownloadOperation] = []
-        while !state.suspended, !state.invalidated, state.running.count < max(1, state.config.maxConcurrentDownloads),
+        while !state.suspended, state.running.count < max(1, state.config.maxConcurrentDownloads),
               let next = state.pending.dequeue(order: state.config.executionOrder) {
             state.running.insert(ObjectIdentifier(next))
             start.append(next)

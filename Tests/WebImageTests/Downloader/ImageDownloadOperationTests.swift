@@ -1,0 +1,158 @@
+import Foundation
+import ImageCodecs
+import Testing
+import TestSupport
+@testable import WebImage
+
+@Suite("ImageDownloadOperation: progress, progressive, decoding, events")
+struct ImageDownloadOperationTests {
+    @Test("progress is monotonic, per chunk, and ends at the full size")
+    func progressMonotonic() async throws {
+        let server = try await LoopbackServer.start()
+        let size = 64 * 1024
+        server.route("/p", DownloaderTestKit.slowImage(size: size, seconds: 0.25))
+        let downloader = ImageDownloader(config: DownloaderTestKit.config())
+        let progress = CallbackRecorder<(Int64, Int64)>()
+        let done = ResultRecorder()
+        downloader.downloadImage(with: server.url("/p"), progress: { received, expected, url in
+            #expect(url.path == "/p")
+            progress.record((received, expected))
+        }) { done.record($0) }
+        #expect(await done.wait(count: 1))
+        let values = progress.all
+        #expect(values.count >= 4)
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0.0 < $1.0 })
+        #expect(values.last?.0 == Int64(size))
+        #expect(values.allSatisfy { $0.1 == Int64(size) })
+        #expect((try? done.all.first?.get().data.count) == size)
+        await server.stop()
+    }
+
+    @Test("progressive (fake decoder): ≥ 2 partial images, throttled, then the final one")
+    func progressiveFake() async throws {
+        let server = try await LoopbackServer.start()
+        server.route("/prog", DownloaderTestKit.slowImage(size: 96 * 1024, seconds: 0.6))
+        let downloader = ImageDownloader(config: DownloaderTestKit.config())
+        let results = CallbackRecorder<(ContinuousClock.Instant, Result<DownloadResult, DownloadError>)>()
+        downloader.downloadImage(with: server.url("/prog"), options: .progressiveLoad) { results.record((.now, $0)) }
+        #expect(await results.wait { $0.contains { (try? $0.1.get().isFinished) == true } })
+        let all = results.all.compactMap { entry -> (ContinuousClock.Instant, DownloadResult)? in
+            guard case .success(let value) = entry.1 else { return nil }
+            return (entry.0, value)
+        }
+        let partials = all.filter { !$0.1.isFinished }
+        #expect(partials.count >= 2)
+        #expect(partials.count <= 8)
+        #expect(all.last?.1.isFinished == true)
+        #expect(all.filter(\.1.isFinished).count == 1)
+        #expect(partials.allSatisfy { $0.1.image != nil && $0.1.data.count < 96 * 1024 })
+        let widths = partials.compactMap { $0.1.image?.width }
+        #expect(widths == widths.sorted())
+        await server.stop()
+    }
+
+    /// Re-enable after merging the codecs branch (real incremental JPEG decoder).
+    @Test("progressive JPEG with the real codecs: ≥ 2 partials then the final image",
+          .disabled("needs codecs branch"))
+    func progressiveJPEGWithRealCodecs() async throws {
+        let dir = try Fixtures.temporaryDirectory("progressive")
+        let file = dir.appendingPathComponent("p.jpg")
+        let convert = Process()
+        convert.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
+        convert.arguments = ["-size", "640x480", "plasma:fractal", "-interlace", "JPEG", "-quality", "85", file.path]
+        try convert.run()
+        convert.waitUntilExit()
+        let jpeg = try Data(contentsOf: file)
+        let server = try await LoopbackServer.start()
+        var stub = StubResponse.ok(jpeg, contentType: "image/jpeg")
+        stub.bytesPerSecond = max(jpeg.count * 2, 50_000)  // about half a second
+        server.route("/p.jpg", stub)
+        let downloader = ImageDownloader()  // real ImageCoders
+        let results = ResultRecorder()
+        let context = DownloadContext(targetSize: PixelSize(width: 320, height: 240))
+        downloader.downloadImage(with: server.url("/p.jpg"), options: .progressiveLoad, context: context) { results.record($0) }
+        #expect(await results.wait { $0.contains { (try? $0.get().isFinished) != false } })
+        let values = results.all.compactMap { try? $0.get() }
+        #expect(values.filter { !$0.isFinished && $0.image != nil }.count >= 2)
+        let final = try #require(values.last)
+        #expect(final.isFinished)
+        #expect(final.image?.width == 320)
+        await server.stop()
+    }
+
+    @Test("an HTML body becomes decodeFailed(notAnImage) with the real coders")
+    func htmlDecodeFailed() async throws {
+        let server = try await LoopbackServer.start()
+        server.route("/page", .ok(Data("<!DOCTYPE html><html><body>hi</body></html>".utf8), contentType: "text/html"))
+        let downloader = ImageDownloader()
+        let result: Result<DownloadResult, DownloadError>
+        do { result = .success(try await downloader.image(for: server.url("/page"))) } catch let error as DownloadError {
+            result = .failure(error)
+        }
+        guard case .failure(.decodeFailed(_, .notAnImage)) = result else { Issue.record("\(result)"); return }
+        await server.stop()
+    }
+
+    @Test("handlers with different target sizes each get their own decode options")
+    func perHandlerDecodeOptions() async throws {
+        let server = try await LoopbackServer.start()
+        server.route("/d", DownloaderTestKit.slowImage(size: 8 * 1024, seconds: 0.1))
+        let seen = CallbackRecorder<PixelSize?>()
+        var config = DownloaderTestKit.config()
+        config.decoding = ImageDecoding(
+            decode: { _, options in
+                seen.record(options.targetSize)
+                return Image(width: 1, height: 1, pixels: [0, 0, 0, 0])
+            },
+            makeIncrementalDecoder: { _ in FakeIncrementalDecoder() })
+        let downloader = ImageDownloader(config: config)
+        let done = ResultRecorder()
+        let small = PixelSize(width: 10, height: 10), large = PixelSize(width: 100, height: 100)
+        for size in [small, large, small] {
+            downloader.downloadImage(with: server.url("/d"), context: DownloadContext(targetSize: size)) { done.record($0) }
+        }
+        #expect(await done.wait(count: 3))
+        #expect(Set(seen.all.compactMap { $0 }) == [small, large])
+        #expect(seen.all.count == 2)
+        #expect(server.requests.count == 1)
+        await server.stop()
+    }
+
+    @Test("events: started, receivedResponse, stopped, finished — and stopped on failure")
+    func events() async throws {
+        let server = try await LoopbackServer.start()
+        server.route("/ok", .ok(DownloaderTestKit.fakeImageBytes(100)))
+        server.route("/missing", .status(404))
+        let downloader = ImageDownloader(config: DownloaderTestKit.config())
+        let events = CallbackRecorder<DownloadEvent>()
+        let observation = downloader.events.addObserver { events.record($0) }
+        _ = try await downloader.image(for: server.url("/ok"))
+        _ = try? await downloader.image(for: server.url("/missing"))
+        #expect(await events.wait(count: 7))
+        let ok = server.url("/ok"), missing = server.url("/missing")
+        #expect(events.all == [
+            .started(ok), .receivedResponse(ok, statusCode: 200), .stopped(ok), .finished(ok),
+            .started(missing), .receivedResponse(missing, statusCode: 404), .stopped(missing),
+        ])
+        observation.cancel()
+        await server.stop()
+    }
+
+    @Test("a custom operation type is used for every new URL")
+    func customOperationType() async throws {
+        var config = DownloaderTestKit.config(maxConcurrent: 1)
+        config.operationType = ScriptedOperation.self
+        let downloader = ImageDownloader(config: config)
+        let done = ResultRecorder()
+        let url = URL(string: "http://example.invalid/a.png")!
+        let t1 = downloader.downloadImage(with: url) { done.record($0) }
+        let t2 = downloader.downloadImage(with: url) { done.record($0) }
+        let operation = try #require(t1?.operation as? ScriptedOperation)
+        #expect(t2?.operation === operation)
+        #expect(operation.started)
+        #expect(downloader.currentDownloadCount == 1)
+        operation.succeed()
+        #expect(await done.wait(count: 2))
+        #expect(downloader.currentDownloadCount == 0)
+    }
+}

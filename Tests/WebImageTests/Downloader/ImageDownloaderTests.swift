@@ -1,0 +1,186 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import WebImage
+
+@Suite("ImageDownloader: coalescing, cancellation, order, priority")
+struct ImageDownloaderTests {
+    @Test("20 concurrent requests for one URL → 1 server request, 20 completions")
+    func coalescing() async throws {
+        let server = try await LoopbackServer.start()
+        server.route("/a", DownloaderTestKit.slowImage(size: 32 * 1024, seconds: 0.3))
+        let downloader = ImageDownloader(config: DownloaderTestKit.config())
+        let recorder = ResultRecorder()
+        for _ in 0..<20 {
+            downloader.downloadImage(with: server.url("/a")) { recorder.record($0) }
+        }
+        #expect(await recorder.wait(count: 20))
+        #expect(recorder.all.count == 20)
+        #expect(recorder.all.allSatisfy { (try? $0.get().image) != nil })
+        #expect(server.requests(to: "/a").count == 1)
+        await server.stop()
+    }
+
+    @Test("cancelling 1 of 2 handlers: the other completes, the cancelled one is never called")
+    func cancelOneOfTwo() async throws {
+        let server = try await LoopbackServer.start()
+        server.route("/a", DownloaderTestKit.slowImage(size: 32 * 1024, seconds: 0.3))
+        let downloader = ImageDownloader(config: DownloaderTestKit.config())
+        let cancelled = ResultRecorder(), kept = ResultRecorder()
+        let progressOfCancelled = CallbackRecorder<Int64>()
+        let first = downloader.downloadImage(with: server.url("/a"), progress: { r, _, _ in progressOfCancelled.record(r) }) {
+            cancelled.record($0)
+        }
+        downloader.downloadImage(with: server.url("/a")) { kept.record($0) }
+        first?.cancel()
+        let countAtCancel = progressOfCancelled.all.count
+        #expect(await kept.wait(count: 1))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(cancelled.all.isEmpty)
+        #expect(progressOfCancelled.all.count == countAtCancel)
+        #expect((try? kept.all.first?.get().isFinished) == true)
+        await server.stop()
+    }
+
+    @Test("cancelling every handler aborts the transfer: the server sees the client leave early")
+    func cancelAllHandlersAbortsTransfer() async throws {
+        let server = try await LoopbackServer.start()
+        server.route("/a", DownloaderTestKit.slowImage(size: 256 * 1024, seconds: 2))
+        let downloader = ImageDownloader(config: DownloaderTestKit.config())
+        let recorder = ResultRecorder()
+        let t1 = downloader.downloadImage(with: server.url("/a")) { recorder.record($0) }
+        let t2 = downloader.downloadImage(with: server.url("/a")) { recorder.record($0) }
+        #expect(await server.waitUntil { $0.first?.bytesSent ?? 0 > 0 })
+        t1?.cancel()
+        t2?.cancel()
+        #expect(await server.waitUntil(timeout: .seconds(3)) { $0.first?.clientDisconnectedEarly == true })
+        #expect(server.requests.first?.finished == false)
+        #expect(downloader.currentDownloadCount == 0)
+        #expect(recorder.all.isEmpty)
+        await server.stop()
+    }
+
+    @Test("maxConcurrent 1: FIFO and LIFO orders as the server sees them", arguments: [
+        ImageDownloaderConfig.ExecutionOrder.fifo, .lifo,
+    ])
+    func executionOrder(_ order: ImageDownloaderConfig.ExecutionOrder) async throws {
+        let server = try await LoopbackServer.start()
+        let paths = (0..<5).map { "/o\($0)" }
+        for path in paths { server.route(path, .ok(DownloaderTestKit.fakeImageBytes(100))) }
+        var config = DownloaderTestKit.config(maxConcurrent: 1)
+        config.executionOrder = order
+        let downloader = ImageDownloader(config: config)
+        downloader.isSuspended = true
+        let recorder = ResultRecorder()
+        for path in paths { downloader.downloadImage(with: server.url(path)) { recorder.record($0) } }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(server.requests.isEmpty)
+        downloader.isSuspended = false
+        #expect(await recorder.wait(count: 5))
+        let seen = server.requests.map(\.path)
+        #expect(seen == (order == .fifo ? paths : paths.reversed()))
+        await server.stop()
+    }
+
+    @Test("a high-priority request queued last starts first")
+    func highPriorityFirst() async throws {
+        let server = try await LoopbackServer.start()
+        for i in 0..<5 { server.route("/p\(i)", .ok(DownloaderTestKit.fakeImageBytes(100))) }
+        let downloader = ImageDownloader(config: DownloaderTestKit.config(maxConcurrent: 1))
+        downloader.isSuspended = true
+        let recorder = ResultRecorder()
+        for i in 0..<4 { downloader.downloadImage(with: server.url("/p\(i)")) { recorder.record($0) } }
+        downloader.downloadImage(with: server.url("/p4"), options: .highPriority) { recorder.record($0) }
+        downloader.isSuspended = false
+        #expect(await recorder.wait(count: 5))
+        #expect(server.requests.map(\.path) == ["/p4", "/p0", "/p1", "/p2", "/p3"])
+        await server.stop()
+    }
+
+    @Test("raising a queued token's priority moves it; lowering moves it back")
+    func livePriority() async throws {
+        let server = try await LoopbackServer.start()
+        for i in 0..<5 { server.route("/q\(i)", .ok(DownloaderTestKit.fakeImageBytes(100))) }
+        let downloader = ImageDownloader(config: DownloaderTestKit.config(maxConcurrent: 1))
+        downloader.isSuspended = true
+        let recorder = ResultRecorder()
+        var tokens: [DownloadToken] = []
+        for i in 0..<5 {
+            if let token = downloader.downloadImage(with: server.url("/q\(i)"), completed: { recorder.record($0) }) { tokens.append(token) }
+        }
+        tokens[3].priority = .veryHigh
+        tokens[0].priority = .low
+        #expect(tokens[3].priority == .veryHigh)
+        downloader.isSuspended = false
+        #expect(await recorder.wait(count: 5))
+        #expect(server.requests.map(\.path) == ["/q3", "/q1", "/q2", "/q4", "/q0"])
+        await server.stop()
+    }
+
+    @Test("suspend holds new transfers; resume starts them")
+    func suspendResume() async throws {
+        let server = try await LoopbackServer.start()
+        server.route("/s", .ok(DownloaderTestKit.fakeImageBytes(100)))
+        let downloader = ImageDownloader(config: DownloaderTestKit.config())
+        downloader.isSuspended = true
+        #expect(downloader.isSuspended)
+        let recorder = ResultRecorder()
+        downloader.downloadImage(with: server.url("/s")) { recorder.record($0) }
+        try await Task.sleep(for: .milliseconds(150))
+        #expect(server.requests.isEmpty)
+        #expect(recorder.all.isEmpty)
+        #expect(downloader.currentDownloadCount == 0)
+        downloader.isSuspended = false
+        #expect(await recorder.wait(count: 1))
+        #expect(server.requests.count == 1)
+        await server.stop()
+    }
+
+    @Test("maxConcurrentDownloads bounds running transfers; currentDownloadCount reports them")
+    func concurrencyLimit() async throws {
+        let server = try await LoopbackServer.start()
+        for i in 0..<4 { server.route("/c\(i)", DownloaderTestKit.slowImage(size: 16 * 1024, seconds: 0.4)) }
+        let downloader = ImageDownloader(config: DownloaderTestKit.config(maxConcurrent: 2))
+        #expect(downloader.maxConcurrentDownloads == 2)
+        let recorder = ResultRecorder()
+        for i in 0..<4 { downloader.downloadImage(with: server.url("/c\(i)")) { recorder.record($0) } }
+        #expect(downloader.currentDownloadCount == 2)
+        #expect(await server.waitUntil { $0.count >= 2 })
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(server.requests.count == 2)
+        #expect(await recorder.wait(count: 4))
+        #expect(downloader.currentDownloadCount == 0)
+        await server.stop()
+    }
+
+    @Test("cancelAllDownloads: running and queued handlers get .cancelled, transfers stop")
+    func cancelAll() async throws {
+        let server = try await LoopbackServer.start()
+        for i in 0..<3 { server.route("/x\(i)", DownloaderTestKit.slowImage(size: 128 * 1024, seconds: 2)) }
+        let downloader = ImageDownloader(config: DownloaderTestKit.config(maxConcurrent: 2))
+        let recorder = ResultRecorder()
+        for i in 0..<3 { downloader.downloadImage(with: server.url("/x\(i)")) { recorder.record($0) } }
+        #expect(await server.waitUntil { $0.count == 2 && $0.allSatisfy { $0.bytesSent > 0 } })
+        downloader.cancelAllDownloads()
+        #expect(await recorder.wait(count: 3, timeout: .seconds(2)))
+        for result in recorder.all {
+            guard case .failure(.cancelled) = result else { Issue.record("expected .cancelled, got \(result)"); continue }
+        }
+        #expect(await server.waitUntil(timeout: .seconds(3)) { $0.filter(\.clientDisconnectedEarly).count == 2 })
+        #expect(server.requests.count == 2)
+        #expect(downloader.currentDownloadCount == 0)
+        await server.stop()
+    }
+
+    @Test("a finished operation is never reused: a later request makes a new transfer")
+    func finishedNotReused() async throws {
+        let server = try await LoopbackServer.start()
+        server.route("/r", .ok(DownloaderTestKit.fakeImageBytes(100)))
+        let downloader = ImageDownloader(config: DownloaderTestKit.config())
+        let first = try await downloader.image(for: server.url("/r"))
+        let second = try await downloader.image(for: server.url("/r"))
+        #expect(first.isFinished && second.isFinished)
+        #expect(server.requests.count == 2)
+        await server.stop()
+    }
+}
