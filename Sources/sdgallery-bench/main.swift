@@ -8,7 +8,11 @@ case "codecs":
     CodecBench.run(arguments: rest)
 case "downloader":
     await DownloaderBench.run(rest)
+case "cache":
+    CacheBench.run(rest)
+case "cache-writer":
+    CacheBench.runKillTestWriter(rest)
 default:
     print("usage: sdgallery-bench <benchmark> [options]")
-    print("benchmarks: codecs [DIR], downloader")
+    print("benchmarks: codecs [DIR], downloader, cache")
 }

@@ -19,9 +19,9 @@ extension ImageCache {
     }
 
     /// Async form of `store`; returns when the bytes are on disk.
-    public func store(_ image: Image?, data: Data?, forKey key: ImageCacheKey, toDisk: Bool = true, validators: HTTPValidators = HTTPValidators(), contentType: String? = nil) async {
+    public func store(image: Image?, data: Data?, forKey key: ImageCacheKey, toDisk: Bool = true, validators: HTTPValidators = HTTPValidators(), contentType: String? = nil) async {
         await withCheckedContinuation { continuation in
-            store(image, data: data, forKey: key, toDisk: toDisk, validators: validators, contentType: contentType) { continuation.resume() }
+            store(image: image, data: data, forKey: key, toDisk: toDisk, validators: validators, contentType: contentType) { continuation.resume() }
         }
     }
 
@@ -47,51 +47,5 @@ extension ImageCache {
     @discardableResult
     public func cleanExpired() async -> Int {
         await withCheckedContinuation { continuation in cleanExpired { continuation.resume(returning: $0) } }
-    }
-}
-
-/// Resumes a continuation exactly once, from a result or from task cancellation, whichever comes first.
-final class ResumeOnce<T: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<T, any Error>?
-        var cancelled = false
-        var cancelAction: (@Sendable () -> Void)?
-    }
-    private let state = Mutex(State())
-
-    func install(_ continuation: CheckedContinuation<T, any Error>) {
-        let cancelled = state.withLock { state -> Bool in
-            if state.cancelled { return true }
-            state.continuation = continuation
-            return false
-        }
-        if cancelled { continuation.resume(throwing: CancellationError()) }
-    }
-
-    func onCancel(_ action: @escaping @Sendable () -> Void) {
-        let run = state.withLock { state -> Bool in
-            if state.cancelled { return true }
-            state.cancelAction = action
-            return false
-        }
-        if run { action() }
-    }
-
-    func resume(_ result: Result<T, any Error>) {
-        let continuation = state.withLock { state -> CheckedContinuation<T, any Error>? in
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        continuation?.resume(with: result)
-    }
-
-    func cancel() {
-        let (continuation, action) = state.withLock { state -> (CheckedContinuation<T, any Error>?, (@Sendable () -> Void)?) in
-            state.cancelled = true
-            defer { state.continuation = nil; state.cancelAction = nil }
-            return (state.continuation, state.cancelAction)
-        }
-        action?()
-        continuation?.resume(throwing: CancellationError())
     }
 }

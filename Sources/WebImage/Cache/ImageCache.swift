@@ -112,7 +112,7 @@ public final class ImageCache: Sendable {
     /// `key.diskKey` on the I/O queue when `toDisk`. Without `data` nothing goes to disk (the cache
     /// keeps original bytes only). `completion` runs once both are done, on the I/O queue.
     public func store(
-        _ image: Image?, data: Data?, forKey key: ImageCacheKey, toDisk: Bool = true,
+        image: Image?, data: Data?, forKey key: ImageCacheKey, toDisk: Bool = true,
         validators: HTTPValidators = HTTPValidators(), contentType: String? = nil,
         completion: (@Sendable () -> Void)? = nil
     ) {
