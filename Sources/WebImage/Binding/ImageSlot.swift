@@ -102,7 +102,7 @@ public final class ImageSlot: @unchecked Sendable {  // state touched only on `e
         let autoSet = !options.contains(.avoidAutoSetImage)
         if let image = result.image, autoSet {
             assign(image)
-        } else if result.error != nil, options.contains(.delayPlaceholder), image == nil || image?.id == placeholder?.id {
+        } else if result.error != nil, options.contains(.delayPlaceholder) {
             assign(placeholder)
         }
         if result.isFinished || !autoSet { completed?(result) }

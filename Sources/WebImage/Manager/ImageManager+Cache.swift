@@ -32,7 +32,7 @@ extension ImageManager {
                 switch result {
                 case .success(let image):
                     if load.context.storeInMemory {
-                        cache.store(image, data: nil, forKey: load.cacheKey, toDisk: false)
+                        cache.store(image: image, data: nil, forKey: load.cacheKey, toDisk: false)
                     }
                     load.deliver(ImageLoadResult(url: load.url, image: image), last: true)
                 case .failure(let error):

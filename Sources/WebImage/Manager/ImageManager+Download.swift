@@ -67,7 +67,7 @@ extension ImageManager {
         // A transformed image is kept without the original bytes (as in the seed): memory only.
         let toDisk = !load.options.contains(.cacheMemoryOnly) && !transformed
         cache.store(
-            load.context.storeInMemory || transformed ? image : nil,
+            image: load.context.storeInMemory || transformed ? image : nil,
             data: transformed ? nil : download.data, forKey: load.cacheKey, toDisk: toDisk,
             validators: download.validators, contentType: download.headers["content-type"]
         )

@@ -27,14 +27,30 @@ public final class ImagePrefetcher: Sendable {
         self.options = options.union(.lowPriority)
     }
 
-    /// Prefetches `urls`. `progress` runs after each URL (finished + skipped, total); `completed`
-    /// once all are done (finished, skipped) unless cancelled. `context.storeInMemory` defaults to
-    /// false here: prefetched images go to disk only.
+    /// Prefetches `urls`; `completed` runs once all are done (finished, skipped) unless cancelled.
+    /// `context.storeInMemory` defaults to false here: prefetched images go to disk only.
     @discardableResult
     public func prefetchURLs(
         _ urls: [URL], context: ImageLoadContext = ImageLoadContext(storeInMemory: false),
-        progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil,
         completed: (@Sendable (_ finished: Int, _ skipped: Int) -> Void)? = nil
+    ) -> PrefetchToken {
+        start(urls, context: context, progress: nil, completed: completed)
+    }
+
+    /// Prefetches `urls`, reporting `progress` (URLs done, total) after each one. Both closures are
+    /// required here so that a lone trailing closure always means `completed` in the other form.
+    @discardableResult
+    public func prefetchURLs(
+        _ urls: [URL], context: ImageLoadContext = ImageLoadContext(storeInMemory: false),
+        progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void,
+        completed: @escaping @Sendable (_ finished: Int, _ skipped: Int) -> Void
+    ) -> PrefetchToken {
+        start(urls, context: context, progress: progress, completed: completed)
+    }
+
+    private func start(
+        _ urls: [URL], context: ImageLoadContext, progress: (@Sendable (Int, Int) -> Void)?,
+        completed: (@Sendable (Int, Int) -> Void)?
     ) -> PrefetchToken {
         let token = PrefetchToken(urls: urls, manager: manager, options: options, context: context,
                                   width: maxConcurrentPrefetchCount, progress: progress, completed: completed)
