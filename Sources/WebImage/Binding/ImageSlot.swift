@@ -1,0 +1,110 @@
+import Foundation
+import ImageCodecs
+
+/// A place that shows one image — a gallery cell — bound to at most one load per operation key
+/// (SDWebImage's `UIView+WebCacheOperation` + `UIImageView+WebCache`). Rebinding cancels the
+/// previous load; a completion from an older binding never assigns anything.
+///
+/// Confined to its UI executor: create it, call it and read it there only. Assignments and
+/// completions are delivered there too (inline when the callback already runs there).
+///
+/// ```swift
+/// slot.onImageChange = { image in model.setImage(image, forSlot: id) }
+/// slot.setImage(with: url, placeholder: nil, options: [.progressiveLoad, .highPriority],
+///               context: ImageLoadContext(targetSize: cellPixels))
+/// slot.cancelCurrentImageLoad()   // the cell left the screen
+/// ```
+public final class ImageSlot: @unchecked Sendable {  // state touched only on `executor` (see above)
+    /// The key of the main image load.
+    public static let defaultOperationKey = "image"
+
+    /// The manager that loads.
+    public let manager: ImageManager
+    /// Where assignments and completions run.
+    public let executor: any UIExecutor
+    /// The image shown now (placeholder, partial or final).
+    public private(set) var image: Image?
+    /// The URL of the current binding.
+    public private(set) var url: URL?
+    /// Bumped by every `setImage` and cancel of the main key; completions of older generations are
+    /// dropped.
+    public var generation: UInt64 { generations[Self.defaultOperationKey] ?? 0 }
+    /// Called on the executor whenever `image` changes (the view redraws).
+    public var onImageChange: ((Image?) -> Void)?
+    /// Called on the executor with download progress of the current binding.
+    public var onProgress: ((_ received: Int64, _ expected: Int64) -> Void)?
+
+    private var operations: [String: CombinedOperation] = [:]
+    private var generations: [String: UInt64] = [:]
+    /// Completion handlers by operation key; kept here (on the executor) so that the background
+    /// callbacks never carry UI closures across threads.
+    private var completions: [String: (ImageLoadResult) -> Void] = [:]
+
+    /// Creates a slot.
+    public init(manager: ImageManager = .shared, executor: any UIExecutor) {
+        self.manager = manager
+        self.executor = executor
+    }
+
+    /// Binds the slot to `url`: cancels the previous load under `operationKey`, shows `placeholder`
+    /// (unless `.delayPlaceholder`), loads, and assigns the image when it comes (unless
+    /// `.avoidAutoSetImage`: then only `completed` gets it). `completed` runs once, for the finished
+    /// result — and also for partial images with `.avoidAutoSetImage` — never for a stale binding.
+    public func setImage(
+        with url: URL?, placeholder: Image? = nil, options: ImageManagerOptions = [],
+        context: ImageLoadContext = ImageLoadContext(), operationKey: String = ImageSlot.defaultOperationKey,
+        completed: ((ImageLoadResult) -> Void)? = nil
+    ) {
+        cancelImageLoad(forKey: operationKey)
+        let current = generations[operationKey, default: 0]
+        self.url = url
+        if !options.contains(.delayPlaceholder) { assign(placeholder) }
+        guard let url else {
+            if options.contains(.delayPlaceholder) { assign(placeholder) }
+            completed?(ImageLoadResult(url: nil, error: .invalidURL("")))
+            return
+        }
+        let executor = self.executor
+        let progress: DownloadProgressHandler = { [weak self] received, expected, _ in
+            executor.run { [weak self] in
+                guard let self, self.generations[operationKey] == current else { return }
+                self.onProgress?(received, expected)
+            }
+        }
+        completions[operationKey] = completed
+        let operation = manager.loadImage(with: url, options: options, context: context, progress: progress) { [weak self] result in
+            executor.run { [weak self] in
+                guard let self, self.generations[operationKey] == current else { return }
+                self.handle(result, placeholder: placeholder, options: options, key: operationKey)
+            }
+        }
+        if !operation.isFinished { operations[operationKey] = operation }
+    }
+
+    /// Cancels the main load; the image shown stays.
+    public func cancelCurrentImageLoad() { cancelImageLoad(forKey: Self.defaultOperationKey) }
+
+    /// Cancels the load under `key`, and makes any completion already on its way stale.
+    public func cancelImageLoad(forKey key: String) {
+        generations[key, default: 0] &+= 1
+        completions[key] = nil
+        operations.removeValue(forKey: key)?.cancel()
+    }
+
+    /// Shows `image` without loading (e.g. an error drawing's backing image, or nil to clear).
+    public func assign(_ image: Image?) {
+        self.image = image
+        onImageChange?(image)
+    }
+
+    private func handle(_ result: ImageLoadResult, placeholder: Image?, options: ImageManagerOptions, key: String) {
+        let completed = completions[key]
+        let autoSet = !options.contains(.avoidAutoSetImage)
+        if let image = result.image, autoSet {
+            assign(image)
+        } else if result.error != nil, options.contains(.delayPlaceholder) {
+            assign(placeholder)
+        }
+        if result.isFinished || !autoSet { completed?(result) }
+    }
+}

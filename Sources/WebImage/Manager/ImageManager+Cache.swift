@@ -1,0 +1,58 @@
+import Foundation
+import ImageCodecs
+
+extension ImageManager {
+    /// Step 1: the cache. A hit completes (and, with `.refreshCached`, goes on to revalidate);
+    /// a miss downloads unless `.fromCacheOnly`.
+    func queryCache(_ load: Load) {
+        let refresh = load.options.contains(.refreshCached) && load.url.isHTTP
+        var queryOptions: ImageCacheQueryOptions = []
+        if refresh { queryOptions.insert(.queryData) }  // reads the disk entry for its validators
+        var queryContext = ImageCacheQueryContext()
+        queryContext.decodeOptions = load.decodeOptions
+        let query = cache.queryCacheOperation(forKey: load.cacheKey, options: queryOptions, context: queryContext) {
+            [self] result in
+            if let image = result.image {
+                load.deliver(ImageLoadResult(url: load.url, image: image, cacheType: result.cacheType), last: !refresh)
+                if refresh { fetch(load, cached: (image, result.validators ?? HTTPValidators())) }
+            } else if load.options.contains(.fromCacheOnly) {
+                load.deliver(ImageLoadResult(url: load.url, error: .notCached(load.url)), last: true)
+            } else {
+                fetch(load, cached: nil)
+            }
+        }
+        load.operation.attach(query)
+    }
+
+    /// Step 2: the loader — curl for http(s), the file system for `file:` URLs.
+    func fetch(_ load: Load, cached: (image: Image, validators: HTTPValidators)?) {
+        guard !load.operation.isCancelled else { return }
+        if load.url.isFileURL {
+            fileLoader.load(load.url, options: load.decodeOptions) { [self] result in
+                switch result {
+                case .success(let image):
+                    if load.context.storeInMemory {
+                        cache.store(image: image, data: nil, forKey: load.cacheKey, toDisk: false)
+                    }
+                    load.deliver(ImageLoadResult(url: load.url, image: image), last: true)
+                case .failure(let error):
+                    load.deliver(ImageLoadResult(url: load.url, error: error), last: true)
+                }
+            }
+            return
+        }
+        if let delegate, !delegate.shouldDownloadImage(for: load.url) {
+            load.deliver(ImageLoadResult(url: load.url, error: .blockedByDelegate(load.url)), last: true)
+            return
+        }
+        download(load, cached: cached)
+    }
+}
+
+extension URL {
+    /// Whether the scheme is http or https.
+    var isHTTP: Bool {
+        let scheme = self.scheme?.lowercased()
+        return scheme == "http" || scheme == "https"
+    }
+}

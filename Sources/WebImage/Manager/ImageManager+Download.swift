@@ -1,0 +1,76 @@
+import Foundation
+import ImageCodecs
+
+extension ImageManager {
+    /// The downloader options the seed's manager derives from the manager options.
+    static func downloaderOptions(_ options: ImageManagerOptions, hasCachedImage: Bool) -> ImageDownloaderOptions {
+        var result: ImageDownloaderOptions = []
+        if options.contains(.lowPriority) { result.insert(.lowPriority) }
+        if options.contains(.progressiveLoad) { result.insert(.progressiveLoad) }
+        if options.contains(.refreshCached) { result.insert(.useURLCache) }
+        if options.contains(.continueInBackground) { result.insert(.continueInBackground) }
+        if options.contains(.handleCookies) { result.insert(.handleCookies) }
+        if options.contains(.allowInvalidSSLCertificates) { result.insert(.allowInvalidSSLCertificates) }
+        if options.contains(.highPriority) { result.insert(.highPriority) }
+        if options.contains(.scaleDownLargeImages) { result.insert(.scaleDownLargeImages) }
+        if hasCachedImage {
+            // Revalidating a cached copy: no progressive frames over it, and a fresh answer.
+            result.remove(.progressiveLoad)
+            result.insert(.ignoreCachedResponse)
+        }
+        return result
+    }
+
+    /// Step 3: the network. Stores the result and completes; 304 touches the entry.
+    func download(_ load: Load, cached: (image: Image, validators: HTTPValidators)?) {
+        var headers = load.context.headers
+        if let cached {
+            for (name, value) in cached.validators.conditionalHeaders { headers[name] = value }
+        }
+        let downloadContext = DownloadContext(decodeOptions: load.decodeOptions, headers: headers)
+        let options = Self.downloaderOptions(load.options, hasCachedImage: cached != nil)
+        let token = downloader.downloadImage(
+            with: load.url, options: options, context: downloadContext, progress: load.progress
+        ) { [self] result in
+            switch result {
+            case .success(let download) where !download.isFinished:
+                guard load.options.contains(.progressiveLoad), let image = download.image else { return }
+                load.deliver(ImageLoadResult(url: load.url, image: image, isFinished: false), last: false)
+            case .success(let download):
+                finishDownload(load, download)
+            case .failure(.notModified(_, let validators)):
+                cache.touch(forKey: load.cacheKey, validators: validators)
+                load.deliver(ImageLoadResult(url: load.url, cacheType: .none, isNotModified: true), last: true)
+            case .failure(let error):
+                let failure = ImageLoadError.download(error)
+                failedURLs.record(failure, forKey: load.key)
+                load.deliver(ImageLoadResult(url: load.url, error: failure), last: true)
+            }
+        }
+        if let token { load.operation.attach(token) }
+    }
+
+    /// A finished download: transform, store (memory and/or disk), complete.
+    private func finishDownload(_ load: Load, _ download: DownloadResult) {
+        failedURLs.remove(load.key)
+        guard var image = download.image else {
+            let failure = ImageLoadError.download(.decodeFailed(url: load.url, reason: .empty))
+            load.deliver(ImageLoadResult(url: load.url, error: failure), last: true)
+            return
+        }
+        var transformed = false
+        if let delegate, !image.isAnimated || load.options.contains(.transformAnimatedImage) {
+            let result = delegate.transformDownloadedImage(image, for: load.url)
+            transformed = result.id != image.id
+            image = result
+        }
+        // A transformed image is kept without the original bytes (as in the seed): memory only.
+        let toDisk = !load.options.contains(.cacheMemoryOnly) && !transformed
+        cache.store(
+            image: load.context.storeInMemory || transformed ? image : nil,
+            data: transformed ? nil : download.data, forKey: load.cacheKey, toDisk: toDisk,
+            validators: download.validators, contentType: download.headers["content-type"]
+        )
+        load.deliver(ImageLoadResult(url: load.url, image: image, data: download.data), last: true)
+    }
+}

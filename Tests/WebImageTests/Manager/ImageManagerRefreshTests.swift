@@ -1,0 +1,130 @@
+import Foundation
+import ImageCodecs
+import Synchronization
+import Testing
+import TestSupport
+@testable import WebImage
+
+@Suite struct ImageManagerRefreshTests {
+    @Test func unchangedETagGets304AndOneImage() async throws {
+        let kit = try await ManagerTestKit.make()
+        kit.serve("/v.png", color: (10, 20, 30, 255), etag: "\"v1\"")
+        let url = kit.server.url("/v.png")
+        _ = await kit.manager.results(url)
+        kit.manager.cache.waitUntilIdle()
+
+        let refreshed = await kit.manager.results(url, options: .refreshCached, deliveries: 2)
+        #expect(refreshed.count == 2)
+        #expect(refreshed.first?.image?.firstPixel == [10, 20, 30, 255])
+        #expect(refreshed.first?.cacheType == .memory)
+        #expect(refreshed.last?.isNotModified == true)
+        #expect(refreshed.last?.image == nil)
+        #expect(refreshed.last?.error == nil)
+        let requests = kit.server.requests(to: "/v.png")
+        #expect(requests.count == 2)
+        #expect(requests.last?.header("If-None-Match") == "\"v1\"")
+        #expect(requests.last?.status == 304)
+        await kit.tearDown()
+    }
+
+    @Test func changedContentIsDeliveredAndStored() async throws {
+        let kit = try await ManagerTestKit.make()
+        kit.serve("/c.png", color: (10, 20, 30, 255), etag: "\"v1\"")
+        let url = kit.server.url("/c.png")
+        _ = await kit.manager.results(url)
+        kit.manager.cache.waitUntilIdle()
+        kit.serve("/c.png", color: (200, 100, 50, 255), etag: "\"v2\"")
+
+        let refreshed = await kit.manager.results(url, options: .refreshCached, deliveries: 2)
+        #expect(refreshed.map { $0.image?.firstPixel } == [[10, 20, 30, 255], [200, 100, 50, 255]])
+        #expect(refreshed.last?.isNotModified == false)
+        kit.manager.cache.waitUntilIdle()
+        kit.manager.cache.clearMemory()
+        let stored = await kit.manager.results(url)
+        #expect(stored.first?.cacheType == .disk)
+        #expect(stored.first?.image?.firstPixel == [200, 100, 50, 255])
+        // The next refresh revalidates with the new validator.
+        _ = await kit.manager.results(url, options: .refreshCached, deliveries: 2)
+        #expect(kit.server.requests(to: "/c.png").last?.header("If-None-Match") == "\"v2\"")
+        #expect(kit.server.requests(to: "/c.png").last?.status == 304)
+        await kit.tearDown()
+    }
+
+    @Test func refreshErrorKeepsTheCachedImage() async throws {
+        let kit = try await ManagerTestKit.make()
+        kit.serve("/e.png", color: (1, 1, 1, 255), etag: "\"v1\"")
+        let url = kit.server.url("/e.png")
+        _ = await kit.manager.results(url)
+        kit.manager.cache.waitUntilIdle()
+        kit.server.route("/e.png", .status(503))
+        let refreshed = await kit.manager.results(url, options: .refreshCached, deliveries: 2)
+        #expect(refreshed.first?.image != nil)
+        #expect(refreshed.last?.error != nil)
+        #expect(await kit.manager.results(url).first?.cacheType == .memory)
+        await kit.tearDown()
+    }
+
+    @Test func transformedImageIsDeliveredAndKeptInMemoryOnly() async throws {
+        let kit = try await ManagerTestKit.make()
+        kit.manager.delegate = Recolour()
+        kit.serve("/t.png", color: (0, 0, 0, 255))
+        let url = kit.server.url("/t.png")
+        let result = await kit.manager.results(url)
+        #expect(result.first?.image?.firstPixel == [9, 8, 7, 255])
+        kit.manager.cache.waitUntilIdle()
+        #expect(kit.manager.cache.diskCount == 0)
+        let cached = await kit.manager.results(url)
+        #expect(cached.first?.cacheType == .memory)
+        #expect(cached.first?.image?.firstPixel == [9, 8, 7, 255])
+        await kit.tearDown()
+    }
+
+    @Test func delegateCanRefuseDownloads() async throws {
+        let kit = try await ManagerTestKit.make()
+        kit.manager.delegate = Refuser()
+        kit.serve("/r.png", color: (0, 0, 0, 255))
+        let result = await kit.manager.results(kit.server.url("/r.png"))
+        guard case .blockedByDelegate? = result.first?.error else {
+            Issue.record("expected a refusal")
+            return
+        }
+        #expect(kit.server.requests.isEmpty)
+        await kit.tearDown()
+    }
+
+    @Test func cancelDuringCacheQueryAndDuringDownloadNeverCallsBack() async throws {
+        let kit = try await ManagerTestKit.make()
+        kit.serve("/q.png", color: (3, 3, 3, 255))
+        let url = kit.server.url("/q.png")
+        _ = await kit.manager.results(url)
+        kit.manager.cache.waitUntilIdle()
+        kit.manager.cache.clearMemory()
+        let calls = LoadRecorder()
+        for _ in 0..<50 {  // disk query in flight on the I/O queue
+            kit.manager.loadImage(with: url) { calls.record($0) }.cancel()
+        }
+        var slow = StubResponse.ok(TestPNG.solid(width: 64, height: 64, rgba: (4, 4, 4, 255)))
+        slow.bytesPerSecond = 4000
+        kit.server.route("/slow.png", slow)
+        let download = kit.manager.loadImage(with: kit.server.url("/slow.png")) { calls.record($0) }
+        #expect(await kit.server.waitUntil { log in log.contains { $0.path == "/slow.png" && $0.bytesSent > 0 } })
+        download.cancel()
+        #expect(await kit.server.waitUntil(timeout: .seconds(5)) { log in
+            log.contains { $0.path == "/slow.png" && $0.clientDisconnectedEarly }
+        })
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(calls.all.isEmpty)
+        #expect(kit.manager.runningOperations.isEmpty)
+        await kit.tearDown()
+    }
+}
+
+private final class Recolour: ImageManagerDelegate {
+    func transformDownloadedImage(_ image: Image, for url: URL) -> Image {
+        Image(width: 1, height: 1, pixels: [9, 8, 7, 255])
+    }
+}
+
+private final class Refuser: ImageManagerDelegate {
+    func shouldDownloadImage(for url: URL) -> Bool { false }
+}

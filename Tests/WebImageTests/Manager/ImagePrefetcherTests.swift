@@ -1,0 +1,94 @@
+import Foundation
+import ImageCodecs
+import Synchronization
+import Testing
+import TestSupport
+@testable import WebImage
+
+@Suite struct ImagePrefetcherTests {
+    @Test func countsFinishedAndSkippedAndStoresToDiskOnly() async throws {
+        let kit = try await ManagerTestKit.make()
+        let urls = (0..<6).map { i -> URL in
+            kit.serve("/p\(i).png", color: (UInt8(i * 30), 0, 0, 255))
+            return kit.server.url("/p\(i).png")
+        }
+        _ = await kit.manager.results(urls[0])
+        _ = await kit.manager.results(urls[3])
+        kit.manager.cache.waitUntilIdle()
+        kit.manager.cache.clearMemory()
+        let prefetcher = ImagePrefetcher(manager: kit.manager)
+        let done = CallbackRecorder<[Int]>()
+        let progress = CallbackRecorder<Int>()
+        let token = prefetcher.prefetchURLs(urls, progress: { n, _ in progress.record(n) }) { finished, skipped in
+            done.record([finished, skipped])
+        }
+        #expect(await done.wait(count: 1, timeout: .seconds(10)))
+        #expect(done.all.first == [4, 2])
+        #expect(token.finishedCount == 4 && token.skippedCount == 2)
+        #expect(progress.all.sorted() == [1, 2, 3, 4, 5, 6])
+        kit.manager.cache.waitUntilIdle()
+        #expect(kit.manager.cache.diskCount == 6)
+        #expect(kit.manager.cache.memory.count == 0)
+        #expect(kit.server.requests.count == 6)  // 2 loads + 4 prefetches, the skipped ones not fetched
+        await kit.tearDown()
+    }
+
+    @Test func neverRunsMoreThanItsConcurrency() async throws {
+        let kit = try await ManagerTestKit.make()
+        let urls = (0..<9).map { i -> URL in
+            var slow = StubResponse.ok(TestPNG.solid(width: 16, height: 16, rgba: (1, UInt8(i), 1, 255)))
+            slow.bytesPerSecond = 20_000
+            kit.server.route("/s\(i).png", slow)
+            return kit.server.url("/s\(i).png")
+        }
+        let prefetcher = ImagePrefetcher(manager: kit.manager, maxConcurrentPrefetchCount: 3)
+        let done = CallbackRecorder<Int>()
+        prefetcher.prefetchURLs(urls) { finished, _ in done.record(finished) }
+        var peak = 0
+        while done.all.isEmpty {
+            let inFlight = kit.server.requests.filter { !$0.finished && !$0.clientDisconnectedEarly }.count
+            peak = max(peak, inFlight)
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(peak <= 3)
+        #expect(done.all == [9])
+        await kit.tearDown()
+    }
+
+    @Test func visibleLoadJoinsTheRunningPrefetch() async throws {
+        let kit = try await ManagerTestKit.make()
+        var slow = StubResponse.ok(TestPNG.solid(width: 64, height: 64, rgba: (7, 7, 7, 255)), contentType: "image/png")
+        slow.bytesPerSecond = 30_000
+        kit.server.route("/j.png", slow)
+        let url = kit.server.url("/j.png")
+        let prefetcher = ImagePrefetcher(manager: kit.manager)
+        let token = prefetcher.prefetchURLs([url])
+        #expect(await kit.server.waitUntil { !$0.isEmpty })
+        let visible = await kit.manager.results(url, options: .highPriority,
+                                                context: ImageLoadContext(targetSize: PixelSize(width: 8, height: 8)))
+        #expect(visible.first?.image?.size == PixelSize(width: 8, height: 8))
+        #expect(kit.server.requests(to: "/j.png").count == 1)
+        #expect(token.isDone || token.finishedCount <= 1)
+        await kit.tearDown()
+    }
+
+    @Test func cancelStopsPrefetching() async throws {
+        let kit = try await ManagerTestKit.make()
+        let urls = (0..<6).map { i -> URL in
+            var slow = StubResponse.ok(TestPNG.solid(width: 64, height: 64, rgba: (1, 1, UInt8(i), 255)))
+            slow.bytesPerSecond = 5_000
+            kit.server.route("/c\(i).png", slow)
+            return kit.server.url("/c\(i).png")
+        }
+        let prefetcher = ImagePrefetcher(manager: kit.manager, maxConcurrentPrefetchCount: 2)
+        let completed = CallbackRecorder<Int>()
+        prefetcher.prefetchURLs(urls) { finished, _ in completed.record(finished) }
+        #expect(await kit.server.waitUntil { $0.count == 2 })
+        prefetcher.cancelPrefetching()
+        #expect(await kit.server.waitUntil(timeout: .seconds(5)) { $0.allSatisfy(\.clientDisconnectedEarly) })
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(kit.server.requests.count == 2)
+        #expect(completed.all.isEmpty)
+        await kit.tearDown()
+    }
+}

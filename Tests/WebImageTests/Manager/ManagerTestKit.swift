@@ -1,0 +1,65 @@
+import Foundation
+import ImageCodecs
+import Synchronization
+import TestSupport
+@testable import WebImage
+
+/// A manager on a real loopback server, a real disk cache in a temp folder and the real codecs.
+struct ManagerTestKit {
+    let server: LoopbackServer
+    let directory: URL
+    let manager: ImageManager
+    let clock: TestClock
+
+    static func make(downloadTimeout: TimeInterval = 5, memory: Bool = true) async throws -> ManagerTestKit {
+        let server = try await LoopbackServer.start()
+        let directory = try Fixtures.temporaryDirectory("manager")
+        let clock = TestClock()
+        let manager = makeManager(directory: directory, downloadTimeout: downloadTimeout, clock: clock, memory: memory)
+        return ManagerTestKit(server: server, directory: directory, manager: manager, clock: clock)
+    }
+
+    static func makeManager(directory: URL, downloadTimeout: TimeInterval = 5, clock: TestClock, memory: Bool = true) -> ImageManager {
+        var cacheConfig = ImageCacheConfig()
+        cacheConfig.directory = directory
+        cacheConfig.fsyncDiskWrites = false
+        cacheConfig.shouldCacheImagesInMemory = memory
+        var downloaderConfig = ImageDownloaderConfig()
+        downloaderConfig.downloadTimeout = downloadTimeout
+        return ImageManager(cache: ImageCache(config: cacheConfig), downloader: ImageDownloader(config: downloaderConfig),
+                            failedURLLifetime: 600, clock: clock.closure)
+    }
+
+    func tearDown() async {
+        manager.cancelAll()
+        await server.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Serves a solid-colour PNG at `path`.
+    func serve(_ path: String, color: (UInt8, UInt8, UInt8, UInt8), size: Int = 8, etag: String? = nil) {
+        var stub = StubResponse.ok(TestPNG.solid(width: size, height: size, rgba: color), contentType: "image/png")
+        stub.etag = etag
+        server.route(path, stub)
+    }
+}
+
+/// Collects every delivery of one or more loads.
+typealias LoadRecorder = CallbackRecorder<ImageLoadResult>
+
+extension ImageManager {
+    /// Loads and waits for `deliveries` results.
+    func results(
+        _ url: URL?, options: ImageManagerOptions = [], context: ImageLoadContext = ImageLoadContext(), deliveries: Int = 1
+    ) async -> [ImageLoadResult] {
+        let recorder = LoadRecorder()
+        loadImage(with: url, options: options, context: context) { recorder.record($0) }
+        _ = await recorder.wait(count: deliveries, timeout: .seconds(10))
+        return recorder.all
+    }
+}
+
+extension Image {
+    /// The colour of the top-left pixel.
+    var firstPixel: [UInt8] { Array(pixels.prefix(4)) }
+}
