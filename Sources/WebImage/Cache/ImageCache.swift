@@ -106,8 +106,9 @@ public final class ImageCache: Sendable {
                     if config.shouldCacheImagesInMemory && !options.contains(.skipMemoryStoreOnDiskHit) {
                         memory.set(image, forKey: key)
                     }
-                    deliver(ImageCacheQueryResult(image: image, data: data, cacheType: .disk, validators: entry.validators))
+                    // Queue the thumbnail write before delivering, so a caller's waitUntilIdle covers it.
                     if let identity { storeThumbnail(image, forKey: key, originalBytes: entry.data.count, identity: identity) }
+                    deliver(ImageCacheQueryResult(image: image, data: data, cacheType: .disk, validators: entry.validators))
                 } catch {
                     let failure = CacheError.decodeFailed(key: key.diskKey, reason: "\(error)")
                     config.onEvent?(.error(failure))
