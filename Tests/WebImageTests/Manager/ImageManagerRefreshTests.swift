@@ -128,3 +128,30 @@ private final class Recolour: ImageManagerDelegate {
 private final class Refuser: ImageManagerDelegate {
     func shouldDownloadImage(for url: URL) -> Bool { false }
 }
+
+@Suite struct ImageManagerOptionMappingTests {
+    @Test func mapsToDownloaderOptionsAsTheSeedDoes() {
+        let all: ImageManagerOptions = [.lowPriority, .progressiveLoad, .refreshCached, .continueInBackground,
+                                        .handleCookies, .allowInvalidSSLCertificates, .highPriority, .scaleDownLargeImages]
+        let fresh = ImageManager.downloaderOptions(all, hasCachedImage: false)
+        #expect(fresh == [.lowPriority, .progressiveLoad, .useURLCache, .continueInBackground, .handleCookies,
+                          .allowInvalidSSLCertificates, .highPriority, .scaleDownLargeImages])
+        let revalidating = ImageManager.downloaderOptions(all, hasCachedImage: true)
+        #expect(!revalidating.contains(.progressiveLoad))
+        #expect(revalidating.contains(.ignoreCachedResponse))
+        #expect(ImageManager.downloaderOptions([.retryFailed, .delayPlaceholder, .avoidAutoSetImage], hasCachedImage: false) == [])
+    }
+
+    @Test func refreshWithoutValidatorsDownloadsAgain() async throws {
+        let kit = try await ManagerTestKit.make()
+        kit.serve("/n.png", color: (1, 1, 1, 255))  // no ETag, no Last-Modified
+        let url = kit.server.url("/n.png")
+        _ = await kit.manager.results(url)
+        kit.serve("/n.png", color: (2, 2, 2, 255))
+        let refreshed = await kit.manager.results(url, options: .refreshCached, deliveries: 2)
+        #expect(refreshed.map { $0.image?.firstPixel } == [[1, 1, 1, 255], [2, 2, 2, 255]])
+        #expect(kit.server.requests(to: "/n.png").last?.header("If-None-Match") == nil)
+        #expect(kit.server.requests(to: "/n.png").last?.header("If-Modified-Since") == nil)
+        await kit.tearDown()
+    }
+}
