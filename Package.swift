@@ -35,17 +35,18 @@ let package = Package(
         .target(name: "CSixel", linkerSettings: [.linkedLibrary("sixel")]),
 
         // MARK: Swift modules
+        .target(name: "SafeText", swiftSettings: strict),
         .target(name: "ImageCodecs", dependencies: ["CJPEG", "CPNG", "CGIF", "CWebP"], swiftSettings: strict),
         .target(
             name: "WebImage",
-            dependencies: ["ImageCodecs", "CCurl", .product(name: "Collections", package: "swift-collections")],
+            dependencies: ["ImageCodecs", "SafeText", "CCurl", .product(name: "Collections", package: "swift-collections")],
             swiftSettings: strict
         ),
-        .target(name: "TerminalGraphics", dependencies: ["ImageCodecs", "CSixel"], swiftSettings: strict),
+        .target(name: "TerminalGraphics", dependencies: ["ImageCodecs", "SafeText", "CSixel"], swiftSettings: strict),
         .target(
             name: "Gallery",
             dependencies: [
-                "WebImage", "TerminalGraphics", "CNcurses",
+                "WebImage", "TerminalGraphics", "SafeText", "CNcurses",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: strict
@@ -67,6 +68,7 @@ let package = Package(
             path: "Tests/TestSupport",
             swiftSettings: strict
         ),
+        .testTarget(name: "SafeTextTests", dependencies: ["SafeText"], swiftSettings: strict),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WebImageTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),

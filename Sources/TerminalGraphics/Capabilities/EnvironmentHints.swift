@@ -1,3 +1,4 @@
+import SafeText
 /// Capability hints read from environment variables (`COLORTERM`, `TERM`, `TERM_PROGRAM`, `TMUX`,
 /// `KITTY_WINDOW_ID`); used where the terminal did not answer the probe.
 public struct EnvironmentHints: Sendable, Hashable {
@@ -40,6 +41,6 @@ public struct EnvironmentHints: Sendable, Hashable {
         }
 
         let name = env["TERM_PROGRAM"].flatMap { $0.isEmpty ? nil : $0 } ?? env["TERM"]
-        terminalName = name.map(TextSanitizer.strip).flatMap { $0.isEmpty ? nil : String($0.prefix(64)) }
+        terminalName = name.map { UntrustedText.strip($0) }.flatMap { $0.isEmpty ? nil : String($0.prefix(64)) }
     }
 }

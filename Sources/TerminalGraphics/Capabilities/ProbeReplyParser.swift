@@ -1,3 +1,4 @@
+import SafeText
 /// Parses a terminal's reply bytes to the capability probe. A pure function over bytes: stray
 /// input (keys the user typed) is skipped, an incomplete trailing sequence is ignored, so the probe
 /// can call it again as more bytes arrive.
@@ -80,7 +81,7 @@ public enum ProbeReplyParser {
 
     static func parseDCS(_ body: [UInt8], into r: inout ProbeReplies) {
         guard body.starts(with: Array(">|".utf8)) else { return }
-        let text = TextSanitizer.strip(bytes: body.dropFirst(2).prefix(128))
+        let text = UntrustedText.strip(bytes: body.dropFirst(2).prefix(128))
         if !text.isEmpty { r.terminalVersion = text }
     }
 

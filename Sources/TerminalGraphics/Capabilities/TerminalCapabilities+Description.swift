@@ -1,3 +1,4 @@
+import SafeText
 extension TerminalCapabilities: CustomStringConvertible {
     /// A multi-line report for `sdgallery --probe` with the automatic renderer choice. All terminal
     /// text is sanitized.
@@ -6,11 +7,11 @@ extension TerminalCapabilities: CustomStringConvertible {
     /// The `--probe` report for a `--renderer` option.
     public func report(option: RendererOption) -> String {
         func source(_ key: String) -> String {
-            sources[key].map { " (\(TextSanitizer.strip($0)))" } ?? ""
+            sources[key].map { " (\(UntrustedText.strip($0)))" } ?? ""
         }
         let selection = RendererSelection.choose(for: self, option: option)
         var lines: [String] = []
-        lines.append("terminal:            \(TextSanitizer.strip(terminalName ?? "unknown"))\(source("terminal"))")
+        lines.append("terminal:            \(UntrustedText.strip(terminalName ?? "unknown"))\(source("terminal"))")
         lines.append("probe:               \(probeStatus.rawValue)")
         lines.append("graphics protocol:   \(graphics.rawValue)\(source("graphics"))")
         lines.append("colour depth:        \(colorDepth.rawValue)\(source("colours"))")

@@ -1,3 +1,4 @@
+import SafeText
 /// The bitmap graphics protocol a terminal understands.
 public enum GraphicsProtocol: String, Sendable, Hashable, CaseIterable {
     /// The kitty graphics protocol (kitty, WezTerm, Ghostty, Konsole).
@@ -86,7 +87,7 @@ public struct TerminalCapabilities: Sendable, Hashable {
         self.graphics = graphics
         self.colorDepth = colorDepth
         self.cellPixelSize = cellPixelSize
-        self.terminalName = terminalName.map(TextSanitizer.strip)
+        self.terminalName = terminalName.map { UntrustedText.strip($0) }
         self.inTmux = inTmux
         self.syncOutput = syncOutput
         self.backgroundColor = backgroundColor

@@ -1,3 +1,4 @@
+import SafeText
 /// A text drawing for a cell rectangle while an image loads: exactly `size.rows` lines, each exactly
 /// `size.columns` characters of display width 1. Pure data, cheap to build; the gallery writes the
 /// lines with curses.
@@ -55,7 +56,7 @@ public struct CellDrawing: Sendable, Hashable {
 
     /// "✗ message", sanitized, word-wrapped over the rows and truncated with "…".
     public static func error(_ message: String, size: CellSize) -> CellDrawing {
-        let clean = TextSanitizer.strip(message)
+        let clean = UntrustedText.strip(message)
         var lines = blank(size)
         guard size.columns > 0, size.rows > 0 else { return CellDrawing(kind: .error(clean), size: size, lines: lines) }
         var wrapped: [String] = []

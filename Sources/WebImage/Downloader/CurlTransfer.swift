@@ -1,3 +1,4 @@
+import SafeText
 import CCurl
 import Foundation
 import Synchronization
