@@ -1,4 +1,5 @@
 import SafeText
+
 /// Capability hints read from environment variables (`COLORTERM`, `TERM`, `TERM_PROGRAM`, `TMUX`,
 /// `KITTY_WINDOW_ID`); used where the terminal did not answer the probe.
 public struct EnvironmentHints: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import SafeText
+
 /// Parses a terminal's reply bytes to the capability probe. A pure function over bytes: stray
 /// input (keys the user typed) is skipped, an incomplete trailing sequence is ignored, so the probe
 /// can call it again as more bytes arrive.

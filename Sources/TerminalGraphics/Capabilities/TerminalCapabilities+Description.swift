@@ -1,4 +1,5 @@
 import SafeText
+
 extension TerminalCapabilities: CustomStringConvertible {
     /// A multi-line report for `sdgallery --probe` with the automatic renderer choice. All terminal
     /// text is sanitized.

@@ -1,4 +1,5 @@
 import SafeText
+
 /// The bitmap graphics protocol a terminal understands.
 public enum GraphicsProtocol: String, Sendable, Hashable, CaseIterable {
     /// The kitty graphics protocol (kitty, WezTerm, Ghostty, Konsole).

@@ -1,4 +1,5 @@
 import SafeText
+
 /// A text drawing for a cell rectangle while an image loads: exactly `size.rows` lines, each exactly
 /// `size.columns` characters of display width 1. Pure data, cheap to build; the gallery writes the
 /// lines with curses.
