@@ -59,6 +59,11 @@ public struct CellRect: Sendable, Hashable, CustomStringConvertible {
             && row < other.maxRow && other.row < maxRow
     }
 
+    /// Whether `other` lies entirely inside this rectangle.
+    public func covers(_ other: CellRect) -> Bool {
+        other.column >= column && other.row >= row && other.maxColumn <= maxColumn && other.maxRow <= maxRow
+    }
+
     /// The pixel size of this rectangle for a cell of `cellPixels`.
     public func pixelSize(cellPixels: PixelSize) -> PixelSize {
         PixelSize(width: min(16_384, columns * cellPixels.width), height: min(16_384, rows * cellPixels.height))
