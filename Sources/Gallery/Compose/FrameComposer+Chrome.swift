@@ -57,6 +57,8 @@ extension FrameComposer {
         if status.activeDownloads > 0 || status.queuedDownloads > 0 {
             left += " · \(status.spinner) \(status.activeDownloads) active"
             if status.queuedDownloads > 0 { left += ", \(status.queuedDownloads) queued" }
+        } else if status.pendingCells > 0 {
+            left += " · \(status.spinner) \(status.pendingCells) loading"
         }
         if status.cacheHits > 0 { left += " · \(status.cacheHits) cached" }
         if status.bytesReceived > 0 { left += " · \(GalleryItem.formatBytes(status.bytesReceived))" }

@@ -11,6 +11,8 @@ public struct StatusInfo: Sendable, Hashable {
     public var bytesReceived: Int64 = 0
     /// Failed loads.
     public var failures = 0
+    /// Visible cells still loading (shown when the downloader reports nothing itself).
+    public var pendingCells = 0
     /// Advances while something is active (drives the spinner).
     public var spinnerPhase = 0
     /// A short note (sanitized when set), e.g. "2 bad lines in the list".

@@ -43,6 +43,21 @@ public final class CursesScreen: Screen {
 
     deinit { close() }
 
+    /// Installs the SIGWINCH / SIGINT / SIGTERM / SIGHUP handlers; each writes one byte to
+    /// `wakeDescriptor` (the UI inbox's wake pipe) so the frame loop wakes up.
+    public func installSignalHandlers(wakeDescriptor: Int32) {
+        _ = sdg_curses_install_signals(wakeDescriptor)
+    }
+
+    /// Resize and quit signals received since the last call.
+    public func takeEvents() -> [ScreenEvent] {
+        var events: [ScreenEvent] = []
+        if sdg_curses_take_resize() != 0 { events.append(.resized) }
+        let signal = sdg_curses_quit_signal()
+        if signal != 0 { events.append(.quit(signal: signal)) }
+        return events
+    }
+
     /// Whether curses started colours.
     public var hasColors: Bool { colors > 0 }
 

@@ -37,6 +37,15 @@ public final class InMemoryScreen: Screen {
     /// Returns `size`.
     public func updateSize() -> TermSize { size }
 
+    /// Events the next `takeEvents()` returns (tests queue resizes and quits here).
+    public var queuedEvents: [ScreenEvent] = []
+
+    /// Returns and clears `queuedEvents`.
+    public func takeEvents() -> [ScreenEvent] {
+        defer { queuedEvents.removeAll() }
+        return queuedEvents
+    }
+
     /// Marks the screen closed.
     public func close() { closed = true }
 

@@ -13,4 +13,6 @@ public protocol Screen: AnyObject {
     func updateSize() -> TermSize
     /// Restores the terminal (idempotent).
     func close()
+    /// Signals received since the last call (resize, quit).
+    func takeEvents() -> [ScreenEvent]
 }
