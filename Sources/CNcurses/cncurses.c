@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 const char *sdg_curses_version(void) { return curses_version(); }
@@ -102,3 +103,14 @@ int sdg_curses_winsize(int fd, int *rows, int *cols, int *xpixel, int *ypixel) {
     *rows = ws.ws_row; *cols = ws.ws_col; *xpixel = ws.ws_xpixel; *ypixel = ws.ws_ypixel;
     return 0;
 }
+
+int sdg_curses_stdin_from_tty(void) {
+    int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
+    if (fd < 0) return -1;
+    if (dup2(fd, 0) < 0) { close(fd); return -1; }
+    close(fd);
+    clearerr(stdin);
+    return 0;
+}
+
+int sdg_curses_isatty(int fd) { return isatty(fd); }

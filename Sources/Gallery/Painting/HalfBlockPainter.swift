@@ -6,10 +6,24 @@ import ImageCodecs
 public struct HalfBlockPainter: CellPainter {
     /// Colour transparent pixels are blended against.
     public var background: (r: UInt8, g: UInt8, b: UInt8)
+    /// Colour depth of the SGR sequences.
+    public var depth: ColorChoice
 
     /// Creates a painter.
-    public init(background: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0)) {
+    public init(background: (r: UInt8, g: UInt8, b: UInt8) = (0, 0, 0), depth: ColorChoice = .truecolor) {
         self.background = background
+        self.depth = depth
+    }
+
+    /// The SGR parameters selecting `c` as foreground (or background) in this painter's depth.
+    func sgr(_ c: RGB, background isBackground: Bool) -> String {
+        switch depth {
+        case .truecolor: return "\(isBackground ? 48 : 38);2;\(c.r);\(c.g);\(c.b)"
+        case .palette256: return "\(isBackground ? 48 : 38);5;\(ScreenColor.nearestPaletteIndex(r: c.r, g: c.g, b: c.b))"
+        case .basic16:
+            let n = PaletteColors.nearestBasic(r: c.r, g: c.g, b: c.b, count: 16)
+            return n < 8 ? "\((isBackground ? 40 : 30) + n)" : "\((isBackground ? 100 : 90) + n - 8)"
+        }
     }
 
     /// The sampling grid (columns × 2·rows "pixels") that fits `image` in `cells`, keeping its aspect
@@ -43,9 +57,9 @@ public struct HalfBlockPainter: CellPainter {
                 let bottomRow = cellRow * 2 + 1
                 let bottom: RGB? = bottomRow < grid.rows ? samples[bottomRow * grid.columns + column] : nil
                 if last == nil || last!.0 != top || last!.1 != bottom {
-                    line += Array("\u{1B}[38;2;\(top.r);\(top.g);\(top.b)m".utf8)
+                    line += Array("\u{1B}[\(sgr(top, background: false))m".utf8)
                     if let bottom {
-                        line += Array("\u{1B}[48;2;\(bottom.r);\(bottom.g);\(bottom.b)m".utf8)
+                        line += Array("\u{1B}[\(sgr(bottom, background: true))m".utf8)
                     } else {
                         line += Array("\u{1B}[49m".utf8)
                     }
@@ -59,6 +73,7 @@ public struct HalfBlockPainter: CellPainter {
         var identity = Hasher()
         identity.combine(image.id)
         identity.combine(grid)
+        identity.combine(depth)
         return PaintedImage(rows: rows, cells: TermSize(columns: grid.columns, rows: cellRows),
                             identity: UInt64(bitPattern: Int64(identity.finalize())))
     }
