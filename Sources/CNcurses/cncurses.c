@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <unistd.h>
 
 const char *sdg_curses_version(void) { return curses_version(); }
@@ -20,6 +21,9 @@ attr_t sdg_curses_attr_underline(void) { return A_UNDERLINE; }
 void sdg_curses_getmaxyx(WINDOW *win, int *y, int *x) { int yy, xx; getmaxyx(win, yy, xx); *y = yy; *x = xx; }
 
 SCREEN *sdg_curses_open(void) {
+    /* ncursesw draws non-ASCII text only under a UTF-8 locale: take the user's, else C.UTF-8. */
+    const char *ctype = setlocale(LC_CTYPE, "");
+    if (ctype == NULL || strcmp(ctype, "C") == 0 || strcmp(ctype, "POSIX") == 0) setlocale(LC_CTYPE, "C.UTF-8");
     SCREEN *screen = newterm(NULL, stdout, stdin);
     if (screen == NULL) return NULL;
     set_term(screen);

@@ -91,7 +91,25 @@ public struct FrameComposer: Sendable {
     func wrap(_ text: String, width: Int, maxLines: Int) -> [String] {
         var lines: [String] = []
         var current = ""
+        var words: [String] = []
         for word in text.split(separator: " ") {
+            // Hard-break words longer than a line.
+            var rest = String(word)
+            while TerminalText.width(of: rest) > width {
+                var head = "", used = 0
+                for ch in rest {
+                    let w = TerminalText.width(of: String(ch))
+                    if used + w > width { break }
+                    head.append(ch)
+                    used += w
+                }
+                if head.isEmpty { break }
+                words.append(head)
+                rest.removeFirst(head.count)
+            }
+            if !rest.isEmpty { words.append(rest) }
+        }
+        for word in words {
             let candidate = current.isEmpty ? String(word) : current + " " + word
             if TerminalText.width(of: candidate) <= width || current.isEmpty {
                 current = candidate
