@@ -89,7 +89,13 @@ public final class GalleryApp {
         let count = read(inputDescriptor, &buffer, buffer.count)
         if count == 0 { return false }
         if count < 0 { return errno == EINTR || errno == EAGAIN }
-        handle(keys.actions(for: decoder.feed(buffer[0..<count]), at: Self.now()))
+        let events = decoder.feed(buffer[0..<count])
+        var actions = keys.actions(for: events, at: Self.now())
+        // Any key closes the help, even one without an action of its own.
+        if model.showingHelp, actions.isEmpty, events.contains(where: { if case .mouse = $0 { return false } else { return true } }) {
+            actions = [.back]
+        }
+        handle(actions)
         return true
     }
 

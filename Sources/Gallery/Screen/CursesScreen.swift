@@ -89,10 +89,8 @@ public final class CursesScreen: Screen {
                 put(cell, column: column, row: row)
             }
         }
-        let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || previous == nil) { rect in
-            guard let previous else { return true }
-            return Self.gridChanged(previous, grid, in: rect)
-        }
+        let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || previous == nil,
+                               changedRows: FrameWriter.changedRows(from: previous, to: grid))
         lastGrid = grid
         if repaintAll { sdg_curses_force_repaint() }
         for row in plan.staleRows { _ = sdg_curses_redraw_rows(Int32(row), 1) }
@@ -109,16 +107,6 @@ public final class CursesScreen: Screen {
         handle = nil
         if mouse { sdg_curses_write("\u{1B}[?1006l\u{1B}[?1000l", 16) }
         sdg_curses_close(screen)
-    }
-
-    /// Whether any cell of `rect` differs between two grids of the same size.
-    public static func gridChanged(_ a: CellGrid, _ b: CellGrid, in rect: CellRect) -> Bool {
-        for row in max(0, rect.row)..<min(a.size.rows, rect.maxRow) {
-            for column in max(0, rect.column)..<min(a.size.columns, rect.maxColumn) where a[column, row] != b[column, row] {
-                return true
-            }
-        }
-        return false
     }
 
     private func write(_ bytes: [UInt8]) {

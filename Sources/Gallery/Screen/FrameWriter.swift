@@ -23,10 +23,11 @@ public struct FrameWriter: Sendable {
         self.synchronizedOutput = synchronizedOutput
     }
 
-    /// Plans the next frame. `changedCells` tells whether the text grid changed inside a rectangle
-    /// since the previous frame (text written there erases an image).
+    /// Plans the next frame. `changedRows` are the rows whose text changed since the previous frame:
+    /// curses may rewrite or clear any part of such a row (ncurses clears to the start or end of a line
+    /// when that is cheaper), so every image on them is written again.
     public mutating func plan(_ next: [BitmapPlacement], terminal: TermSize, repaintAll: Bool,
-                              changedCells: (CellRect) -> Bool) -> Plan {
+                              changedRows: Set<Int>) -> Plan {
         let usable = next.filter { p in
             !p.rect.isEmpty && p.rect.column >= 0 && p.rect.row >= 0
                 && p.rect.maxRow <= terminal.rows - 1 && p.rect.maxColumn <= terminal.columns
@@ -40,7 +41,7 @@ public struct FrameWriter: Sendable {
         plan.staleRows = stale.sorted()
         for placement in usable {
             let rows = placement.rect.row..<placement.rect.maxRow
-            if repaintAll || !shown.contains(placement) || rows.contains(where: stale.contains) || changedCells(placement.rect) {
+            if repaintAll || !shown.contains(placement) || rows.contains(where: { stale.contains($0) || changedRows.contains($0) }) {
                 plan.emit.append(placement)
             }
         }
@@ -50,6 +51,17 @@ public struct FrameWriter: Sendable {
 
     /// Forgets what is on the terminal (after a clear).
     public mutating func reset() { shown = [] }
+
+    /// The rows that differ between two grids (all rows when the sizes differ).
+    public static func changedRows(from old: CellGrid?, to new: CellGrid) -> Set<Int> {
+        guard let old, old.size == new.size else { return Set(0..<new.size.rows) }
+        var rows = Set<Int>()
+        let width = new.size.columns
+        for row in 0..<new.size.rows where old.cells[(row * width)..<((row + 1) * width)] != new.cells[(row * width)..<((row + 1) * width)] {
+            rows.insert(row)
+        }
+        return rows
+    }
 
     /// Bytes that start a frame (synchronized output on).
     public var frameStart: [UInt8] { synchronizedOutput ? Array("\u{1B}[?2026h".utf8) : [] }

@@ -24,11 +24,8 @@ public final class InMemoryScreen: Screen {
 
     /// Records the frame and what the frame writer would emit.
     public func present(_ frame: Frame, repaintAll: Bool) {
-        let previous = frames.last?.grid
-        let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll) { rect in
-            guard let previous, previous.size == frame.grid.size else { return true }
-            return CursesScreen.gridChanged(previous, frame.grid, in: rect)
-        }
+        let changed = FrameWriter.changedRows(from: frames.last?.grid, to: frame.grid)
+        let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll, changedRows: changed)
         frames.append(frame)
         plans.append(plan)
         written.append(FrameWriter.bytes(for: plan.emit))

@@ -38,6 +38,7 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
     init(count: Int, size: TermSize = TermSize(columns: 160, rows: 37), source: RecordingSource = RecordingSource()) throws {
         var fds: [Int32] = [0, 0]
         _ = pipe(&fds)
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         keyboard = (fds[0], fds[1])
         screen = InMemoryScreen(size: size)
         self.source = source
@@ -50,7 +51,18 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         thread.start()
     }
 
-    deinit { close(keyboard.read); close(keyboard.write) }
+    private var writeOpen = true
+
+    deinit {
+        close(keyboard.read)
+        closeKeyboard()
+    }
+
+    /// Closes the keyboard's write end once (a second close could hit a descriptor another test reuses).
+    func closeKeyboard() {
+        if writeOpen { close(keyboard.write) }
+        writeOpen = false
+    }
 
     func type(_ text: String) { _ = text.utf8CString.withUnsafeBufferPointer { write(keyboard.write, $0.baseAddress, $0.count - 1) } }
 
@@ -127,7 +139,7 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
 
     @Test func endOfInputQuits() throws {
         let harness = try AppHarness(count: 3)
-        close(harness.keyboard.write)
+        harness.closeKeyboard()
         #expect(harness.finish())
         #expect(harness.screen.closed)
     }

@@ -11,19 +11,19 @@ import Testing
         var writer = FrameWriter(synchronizedOutput: true)
         let terminal = TermSize(columns: 40, rows: 10)
         let a = placement(0, 0, id: 1), b = placement(10, 0, id: 2), c = placement(0, 4, id: 3)
-        let first = writer.plan([a, b, c], terminal: terminal, repaintAll: false) { _ in false }
+        let first = writer.plan([a, b, c], terminal: terminal, repaintAll: false, changedRows: [])
         #expect(first.emit == [a, b, c])
         #expect(first.staleRows.isEmpty)
-        let same = writer.plan([a, b, c], terminal: terminal, repaintAll: false) { _ in false }
+        let same = writer.plan([a, b, c], terminal: terminal, repaintAll: false, changedRows: [])
         #expect(same.emit.isEmpty)
         // b changes content in the same rectangle (a progressive render): only b is rewritten.
         let b2 = placement(10, 0, id: 22)
-        let changed = writer.plan([a, b2, c], terminal: terminal, repaintAll: false) { _ in false }
+        let changed = writer.plan([a, b2, c], terminal: terminal, repaintAll: false, changedRows: [])
         #expect(changed.emit == [b2])
         #expect(changed.staleRows.isEmpty)
         // b shrinks: its rows are rewritten from text, which erases a too, so a is written again.
         let b3 = placement(10, 0, id: 23, columns: 2, rows: 1)
-        let shrunk = writer.plan([a, b3, c], terminal: terminal, repaintAll: false) { _ in false }
+        let shrunk = writer.plan([a, b3, c], terminal: terminal, repaintAll: false, changedRows: [])
         #expect(shrunk.staleRows == [0, 1])
         #expect(shrunk.emit == [a, b3])
     }
@@ -32,19 +32,30 @@ import Testing
         var writer = FrameWriter()
         let terminal = TermSize(columns: 40, rows: 10)
         let a = placement(0, 0, id: 1), b = placement(10, 0, id: 2)
-        _ = writer.plan([a, b], terminal: terminal, repaintAll: false) { _ in false }
-        let plan = writer.plan([a], terminal: terminal, repaintAll: false) { _ in false }
+        _ = writer.plan([a, b], terminal: terminal, repaintAll: false, changedRows: [])
+        let plan = writer.plan([a], terminal: terminal, repaintAll: false, changedRows: [])
         #expect(plan.staleRows == [0, 1])
         #expect(plan.emit == [a])
     }
 
-    @Test func textChangesUnderAnImageRewriteIt() {
+    @Test func changedRowsAreFoundByComparingGrids() {
+        var a = CellGrid(size: TermSize(columns: 5, rows: 4))
+        var b = a
+        b.put("x", column: 4, row: 2)
+        #expect(FrameWriter.changedRows(from: a, to: b) == [2])
+        #expect(FrameWriter.changedRows(from: nil, to: b) == [0, 1, 2, 3])
+        a.put("y", column: 0, row: 0)
+        #expect(FrameWriter.changedRows(from: a, to: b) == [0, 2])
+    }
+
+    @Test func textChangesOnAnImageRowRewriteIt() {
         var writer = FrameWriter()
         let terminal = TermSize(columns: 40, rows: 10)
         let a = placement(0, 0, id: 1)
-        _ = writer.plan([a], terminal: terminal, repaintAll: false) { _ in false }
-        #expect(writer.plan([a], terminal: terminal, repaintAll: false) { $0 == a.rect }.emit == [a])
-        #expect(writer.plan([a], terminal: terminal, repaintAll: true) { _ in false }.emit == [a])
+        _ = writer.plan([a], terminal: terminal, repaintAll: false, changedRows: [])
+        #expect(writer.plan([a], terminal: terminal, repaintAll: false, changedRows: [1]).emit == [a])
+        #expect(writer.plan([a], terminal: terminal, repaintAll: false, changedRows: [5]).emit.isEmpty)
+        #expect(writer.plan([a], terminal: terminal, repaintAll: true, changedRows: []).emit == [a])
     }
 
     @Test func neverWritesOnTheLastRowOrOutside() {
@@ -53,7 +64,7 @@ import Testing
         let onLastRow = placement(0, 8, id: 1)  // rows 8-9: touches row 9, the last
         let outside = placement(38, 0, id: 2)   // columns 38-41
         let ok = placement(0, 7, id: 3)         // rows 7-8
-        #expect(writer.plan([onLastRow, outside, ok], terminal: terminal, repaintAll: false) { _ in false }.emit == [ok])
+        #expect(writer.plan([onLastRow, outside, ok], terminal: terminal, repaintAll: false, changedRows: []).emit == [ok])
     }
 
     @Test func bytesSaveMoveWriteRestoreAndSync() {
