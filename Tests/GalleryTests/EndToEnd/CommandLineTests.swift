@@ -45,3 +45,21 @@ struct CommandLineTests {
         #expect(piped.out == result.out)
     }
 }
+
+@Suite(.enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
+struct ManPageTests {
+    @Test func manPageDocumentsEveryOptionOfTheHelpAndEveryKey() throws {
+        let help = try EndToEnd.run(EndToEnd.binary.path, ["--help"]).out
+        let man = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("man/sdgallery.1"), encoding: .utf8)
+        let options = Set(help.split(whereSeparator: { !($0.isLetter || $0 == "-") }).filter { $0.hasPrefix("--") && $0.count > 2 })
+        #expect(options.count >= 25)
+        for option in options {
+            let roff = option.replacingOccurrences(of: "-", with: "\\-")
+            #expect(man.contains(roff), "man page misses \(option)")
+        }
+        for section in ["NAME", "SYNOPSIS", "OPTIONS", "KEYS", "FILES", "ENVIRONMENT", "EXIT STATUS", "EXAMPLES"] {
+            #expect(man.contains(".SH \(section)"))
+        }
+        for key in ["PgDn", "PgUp", "Home", "End", "Enter", "Esc", "Ctrl\\-C", "Ctrl\\-L"] { #expect(man.contains(key), "\(key)") }
+    }
+}
