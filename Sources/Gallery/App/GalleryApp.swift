@@ -33,6 +33,7 @@ public final class GalleryApp {
     var painted: [SlotID: (image: UInt64, cells: TermSize, painted: PaintedImage)] = [:]
     var dirty = true
     var repaintAll = true
+    var animation = FullViewAnimation()
     var quitting = false
     /// Milliseconds to wait for the rest of an escape sequence before a lone ESC counts as Esc.
     public var escapeTimeout: Int32 = 30
@@ -60,7 +61,8 @@ public final class GalleryApp {
         apply(model.reconcile())
         present()
         while !quitting {
-            let timeout: Int32 = decoder.hasPending ? escapeTimeout : (status.pendingCells > 0 ? 120 : 1000)
+            var timeout: Int32 = decoder.hasPending ? escapeTimeout : (status.pendingCells > 0 ? 120 : 1000)
+            if let next = animation.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
             var fds = [pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, 2, timeout)
@@ -76,6 +78,8 @@ public final class GalleryApp {
             for event in inbox.drain() { handle(event) }
             if status.pendingCells > 0 { status.spinnerPhase += 1; dirty = true }
             apply(model.reconcile())
+            followAnimation()
+            if animation.tick(now: Self.now()) { dirty = true }
             if dirty || repaintAll { present() }
             if let inputAt { keyLatencies.append((Self.now() - inputAt) * 1000) }
         }
@@ -116,6 +120,7 @@ public final class GalleryApp {
             let size = screen.updateSize()
             model.resize(terminal: size, cellPixels: screen.cellPixels)
             painted.removeAll()
+            animation.painted.removeAll()
             repaintAll = true
         case .quit: quitting = true
         }
@@ -182,16 +187,35 @@ public final class GalleryApp {
         status.pendingCells = model.bindings.filter { !model.items[$0.index].state.isSettled }.count
     }
 
+    /// Plays the full view's image when it is animated.
+    func followAnimation() {
+        let slot = model.fullView.flatMap { model.binding(showing: $0)?.slot }
+        animation.follow(slot: slot, image: slot.flatMap { images[$0] }, now: Self.now())
+    }
+
+    /// The painted image for an item, from the per-slot cache when the image and size are unchanged;
+    /// the current frame when it is the full view's animation.
+    func picture(for binding: SlotBinding, image: Image, cells: TermSize) -> PaintedImage? {
+        if animation.slot == binding.slot, image.isAnimated {
+            if let cached = animation.painted[animation.frame], cached.cells.columns <= cells.columns, cached.cells.rows <= cells.rows {
+                return cached
+            }
+            let painted = painter.paint(animation.currentFrame(of: image), cells: cells, cellPixels: model.cellPixels)
+            animation.painted[animation.frame] = painted
+            return painted
+        }
+        if let cached = painted[binding.slot], cached.image == image.id, cached.cells == cells { return cached.painted }
+        guard let result = painter.paint(image, cells: cells, cellPixels: model.cellPixels) else { return nil }
+        painted[binding.slot] = (image.id, cells, result)
+        return result
+    }
+
     /// Composes and shows a frame.
     func present() {
         let placements = Dictionary(model.placements.map { ($0.index, $0.image) }, uniquingKeysWith: { a, _ in a })
         let frame = composer.compose(model, status: status) { index in
             guard let binding = model.binding(showing: index), let image = images[binding.slot], let rect = placements[index] else { return nil }
-            let cells = TermSize(columns: rect.columns, rows: rect.rows)
-            if let cached = painted[binding.slot], cached.image == image.id, cached.cells == cells { return cached.painted }
-            guard let result = painter.paint(image, cells: cells, cellPixels: model.cellPixels) else { return nil }
-            painted[binding.slot] = (image.id, cells, result)
-            return result
+            return picture(for: binding, image: image, cells: TermSize(columns: rect.columns, rows: rect.rows))
         }
         screen.present(frame, repaintAll: repaintAll)
         framesPresented += 1

@@ -27,7 +27,7 @@ public struct GalleryTheme: Sendable, Hashable {
 
     /// 256-colour theme.
     public static let colour = GalleryTheme(
-        title: TextStyle(foreground: .palette(252)),
+        title: TextStyle(),
         details: TextStyle(foreground: .palette(244)),
         selectedTitle: TextStyle(foreground: .palette(231), background: .palette(25), bold: true),
         selectedDetails: TextStyle(foreground: .palette(189), background: .palette(25)),

@@ -39,7 +39,8 @@ public enum GalleryRunner {
             return 1
         }
         let dumb = (environment["TERM"] ?? "dumb").isEmpty || environment["TERM"] == "dumb"
-        if options.printSheet || sdg_curses_isatty(1) == 0 {
+        // Not a terminal, or one curses cannot drive (TERM=dumb or unset): the one-shot sheet.
+        if options.printSheet || sdg_curses_isatty(1) == 0 || dumb {
             let env = TerminalEnvironment.current()
             let sheet = ContactSheet(width: env.columns ?? 80, columns: options.columns, cellPixels: env.cellPixels,
                                      depth: dumb && options.colors == nil ? nil : (options.colors ?? env.colorDepth))

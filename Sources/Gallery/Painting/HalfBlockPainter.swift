@@ -35,7 +35,10 @@ public struct HalfBlockPainter: CellPainter {
         let boxW = Double(cells.columns) * sampleW, boxH = Double(cells.rows * 2) * sampleH
         let scale = min(boxW / Double(image.width), boxH / Double(image.height))
         let columns = min(cells.columns, max(1, Int((Double(image.width) * scale / sampleW).rounded())))
-        let halfRows = min(cells.rows * 2, max(1, Int((Double(image.height) * scale / sampleH).rounded())))
+        var halfRows = min(cells.rows * 2, max(1, Int((Double(image.height) * scale / sampleH).rounded())))
+        // An odd count leaves a last cell row half in the terminal's background colour, which shows
+        // as a stripe: drop that half-row.
+        if halfRows > 1 && halfRows % 2 == 1 { halfRows -= 1 }
         return TermSize(columns: columns, rows: halfRows)
     }
 

@@ -26,6 +26,13 @@ public enum PaletteColors {
         return best
     }
 
+    /// A colour for a terminal with 8 or 16 colours. Grays become the terminal's default colour
+    /// (nearest-colour matching would turn a mid gray into yellow); other colours the nearest basic one.
+    static func reduced(r: UInt8, g: UInt8, b: UInt8, colors: Int) -> Int32 {
+        if max(r, g, b) - min(r, g, b) < 24 { return -1 }
+        return Int32(nearestBasic(r: r, g: g, b: b, count: min(16, max(8, colors))))
+    }
+
     /// The curses colour number for `color` on a terminal with `colors` colours (-1 = default).
     public static func cursesColor(_ color: ScreenColor, colors: Int) -> Int32 {
         switch color {
@@ -33,10 +40,10 @@ public enum PaletteColors {
         case .palette(let index):
             if Int(index) < colors { return Int32(index) }
             let c = rgb(of: index)
-            return Int32(nearestBasic(r: c.r, g: c.g, b: c.b, count: min(16, max(8, colors))))
+            return reduced(r: c.r, g: c.g, b: c.b, colors: colors)
         case .rgb(let r, let g, let b):
             if colors >= 256 { return Int32(ScreenColor.nearestPaletteIndex(r: r, g: g, b: b)) }
-            return Int32(nearestBasic(r: r, g: g, b: b, count: min(16, max(8, colors))))
+            return reduced(r: r, g: g, b: b, colors: colors)
         }
     }
 }

@@ -9,13 +9,28 @@ import Testing
 final class RecordingSource: CellImageSource, Sendable {
     let log = Mutex<[String]>([])
     let failIndex: Int?
+    let animated: Bool
 
-    init(failIndex: Int? = nil) { self.failIndex = failIndex }
+    init(failIndex: Int? = nil, animated: Bool = false) {
+        self.failIndex = failIndex
+        self.animated = animated
+    }
+
+    /// A 16×16 animation: red, green, blue frames of 30 ms, looping forever.
+    static func animation() -> Image {
+        let colours: [[UInt8]] = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255]]
+        let frames = colours.map { c in ImageFrame(pixels: Array((0..<256).map { _ in c }.joined()), duration: 0.03) }
+        return Image(width: 16, height: 16, pixels: frames[0].pixels, frames: frames, loopCount: 0)
+    }
 
     func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: CellLoadOptions, onUpdate: @escaping @Sendable (CellImageUpdate) -> Void) {
         let index = item.entry.line - 1
         log.withLock { $0.append("bind \(index)\(options.contains(.refresh) ? " refresh" : "")") }
         if index == failIndex { onUpdate(.failed("404 Not Found")); return }
+        if animated {
+            onUpdate(.final(Self.animation(), ImageDetails(pixelSize: PixelSize(width: 16, height: 16), format: "GIF")))
+            return
+        }
         onUpdate(.progress(received: 10, expected: 100))
         let pixels = [UInt8](repeating: 0, count: 16 * 16 * 4).enumerated().map { $0.offset % 4 == 0 ? UInt8(index) : ($0.offset % 4 == 3 ? 255 : 0) }
         onUpdate(.final(Image(width: 16, height: 16, pixels: pixels), ImageDetails(pixelSize: PixelSize(width: 16, height: 16), byteCount: 999, format: "PNG", origin: "file")))
@@ -135,6 +150,21 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         #expect(harness.app.model.terminal == TermSize(columns: 40, rows: 12))
         #expect(harness.app.status.cacheHits == 7)
         #expect(harness.screen.lines.last?.contains("7 cached") == true)
+    }
+
+    @Test func fullViewPlaysAnimations() throws {
+        let harness = try AppHarness(count: 2, source: RecordingSource(animated: true))
+        #expect(harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 2 })
+        harness.type("\r")
+        #expect(harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 3 })
+        usleep(300_000)
+        harness.type("q")
+        harness.type("q")
+        #expect(harness.finish())
+        // Every frame colour was shown in the full view.
+        let written = harness.screen.written.map { String(decoding: $0, as: UTF8.self) }.joined()
+        for colour in ["255;0;0", "0;255;0", "0;0;255"] { #expect(written.contains("38;2;\(colour)m"), "frame \(colour) never shown") }
+        #expect(harness.app.framesPresented >= 6)
     }
 
     @Test func endOfInputQuits() throws {
