@@ -16,6 +16,8 @@ public enum GalleryRunner {
         }
         let list: URLList
         if options.demo {
+            // Integrator: with the network layer wired, start `DemoServer.start(directory:bytesPerSecond:)`
+            // over `DemoAssets.directory()` at `options.demoRate` and use its `list` (http URLs) here.
             guard let demo = DemoAssets.list() else {
                 stderr("sdgallery: the demo images (assets/demo) were not found\n")
                 return 1
