@@ -13,6 +13,10 @@ final class TmuxSession {
 
     deinit { _ = try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "kill-server"], detached: true) }
 
+    func resize(columns: Int, rows: Int) {
+        _ = try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "resize-window", "-t", "0", "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
     func send(_ keys: String...) {
         _ = try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "send-keys", "-t", "0"] + keys)
     }
@@ -73,6 +77,16 @@ struct TmuxGalleryTests {
         #expect(tmux.wait { $0.contains("not found") }.ok)
         tmux.send("v")
         #expect(tmux.wait { $0.contains("13/13 · list") && $0.contains(dir.path) }.ok, "v did not switch to the list")
+        // SIGWINCH: the gallery reflows to the new size, status bar on the new last row, no leftovers.
+        tmux.resize(columns: 60, rows: 16)
+        let small = tmux.wait {
+            let lines = $0.split(separator: "\n", omittingEmptySubsequences: false)
+            return lines.count >= 16 && lines[15].hasPrefix(" 13/13 · list") && lines[15].hasSuffix("q quit")
+        }
+        #expect(small.ok, "no clean reflow to 60×16: \(small.screen)")
+        #expect(small.screen.split(separator: "\n").allSatisfy { $0.count <= 60 })
+        tmux.resize(columns: 100, rows: 30)
+        #expect(tmux.wait { $0.contains("13/13 · list") && $0.contains("? help  q quit") }.ok)
         tmux.send("?")
         #expect(tmux.wait { $0.contains("sdgallery — keys") && $0.contains("grid / list view") }.ok, "? did not show the help")
         tmux.send("q")
