@@ -54,12 +54,13 @@ public struct HalfBlockPainter: CellPainter {
         for cellRow in 0..<cellRows {
             var line: [UInt8] = []
             line.reserveCapacity(grid.columns * 40)
-            var last: (RGB, RGB?)? = nil
+            var last: (top: RGB, bottom: RGB?)? = nil
             for column in 0..<grid.columns {
                 let top = samples[(cellRow * 2) * grid.columns + column]
                 let bottomRow = cellRow * 2 + 1
                 let bottom: RGB? = bottomRow < grid.rows ? samples[bottomRow * grid.columns + column] : nil
-                if last == nil || last!.0 != top || last!.1 != bottom {
+                let unchanged = last.map { $0.top == top && $0.bottom == bottom } ?? false
+                if !unchanged {
                     line += Array("\u{1B}[\(sgr(top, background: false))m".utf8)
                     if let bottom {
                         line += Array("\u{1B}[\(sgr(bottom, background: true))m".utf8)
