@@ -96,7 +96,7 @@ public struct GalleryLayout: Sendable, Hashable {
             let height = imageRows + caption + rowGap
             self.visibleRows = available == 0 || height == 0 ? 0 : max(1, (available + rowGap) / height)
         case .list:
-            let rows = available >= 3 ? 3 : available
+            let rows = available >= 4 ? 4 : available
             let thumb = rows == 0 ? 0 : min(max(2, Int((Double(rows * px.height) * 4 / 3 / Double(px.width)).rounded())), max(2, width / 3))
             self.columns = 1
             self.cellWidth = width

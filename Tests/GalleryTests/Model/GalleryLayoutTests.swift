@@ -65,10 +65,11 @@ import Testing
     @Test func listModeHasThumbnailAndTextSideBySide() {
         let layout = GalleryLayout(mode: .list, terminal: TermSize(columns: 80, rows: 25), cellPixels: px)
         #expect(layout.columns == 1)
-        #expect(layout.visibleRows == 8)
+        #expect(layout.visibleRows == 6)  // 24 content rows, 4 per item
         let place = layout.placement(of: 2, scrollRow: 0)
-        #expect(place?.image == CellRect(column: 0, row: 6, columns: 8, rows: 3))
-        #expect(place?.text == CellRect(column: 9, row: 6, columns: 71, rows: 3))
+        // A 4:3 thumbnail 4 rows (64 px) high is 85 px = 11 columns wide.
+        #expect(place?.image == CellRect(column: 0, row: 8, columns: 11, rows: 4))
+        #expect(place?.text == CellRect(column: 12, row: 8, columns: 68, rows: 4))
     }
 
     @Test func hitTestingFindsTheCellUnderTheMouse() {
