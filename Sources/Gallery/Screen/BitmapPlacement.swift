@@ -11,13 +11,17 @@ public struct PaintedImage: Sendable, Hashable {
     /// Identity of the content (image id, size, renderer): equal identities draw the same thing, so an
     /// unchanged placement is not rewritten.
     public var identity: UInt64
+    /// Bytes that remove the image when its placement goes away, for protocols whose images are not
+    /// erased by text written over them (kitty: a delete command). Empty for text kinds and sixel.
+    public var erase: [UInt8]
 
     /// Creates painted output.
-    public init(rows: [[UInt8]] = [], bytes: [UInt8] = [], cells: TermSize, identity: UInt64) {
+    public init(rows: [[UInt8]] = [], bytes: [UInt8] = [], cells: TermSize, identity: UInt64, erase: [UInt8] = []) {
         self.rows = rows
         self.bytes = bytes
         self.cells = cells
         self.identity = identity
+        self.erase = erase
     }
 }
 

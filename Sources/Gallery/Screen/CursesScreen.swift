@@ -96,7 +96,7 @@ public final class CursesScreen: Screen {
         for row in plan.staleRows { _ = sdg_curses_redraw_rows(Int32(row), 1) }
         write(writer.frameStart)
         _ = sdg_curses_update()
-        write(FrameWriter.bytes(for: plan.emit))
+        write(FrameWriter.bytes(for: plan.emit, erasing: plan.erased))
         write(writer.frameEnd)
         sdg_curses_flush()
     }

@@ -11,6 +11,9 @@ public struct FrameWriter: Sendable {
         public var staleRows: [Int] = []
         /// Placements to write after the text, in order.
         public var emit: [BitmapPlacement] = []
+        /// Placements that went away and carry `erase` bytes (kitty): their erase bytes are written
+        /// before `emit`.
+        public var erased: [BitmapPlacement] = []
     }
 
     /// Wrap frames in synchronized-output mode 2026.
@@ -34,9 +37,12 @@ public struct FrameWriter: Sendable {
         }
         var plan = Plan()
         var stale = Set<Int>()
-        for old in shown where !usable.contains(old) && !usable.contains(where: { $0.rect.covers(old.rect) }) {
+        for old in shown where !usable.contains(old) {
+            if !old.image.erase.isEmpty { plan.erased.append(old) }
             // The image left (or shrank): the text layer must rewrite its rows.
-            for row in old.rect.row..<old.rect.maxRow { stale.insert(row) }
+            if !usable.contains(where: { $0.rect.covers(old.rect) }) {
+                for row in old.rect.row..<old.rect.maxRow { stale.insert(row) }
+            }
         }
         plan.staleRows = stale.sorted()
         for placement in usable {
@@ -68,11 +74,13 @@ public struct FrameWriter: Sendable {
     /// Bytes that end a frame (synchronized output off).
     public var frameEnd: [UInt8] { synchronizedOutput ? Array("\u{1B}[?2026l".utf8) : [] }
 
-    /// The bytes that write `placements`: save cursor, for each: move and write (text kinds row by
-    /// row), reset attributes, restore cursor. Empty when there is nothing to write.
-    public static func bytes(for placements: [BitmapPlacement]) -> [UInt8] {
-        guard !placements.isEmpty else { return [] }
+    /// The bytes that write `placements`: save cursor, the erase bytes of `erased`, then for each
+    /// placement: move and write (text kinds row by row), reset attributes; restore cursor. Empty when
+    /// there is nothing to write.
+    public static func bytes(for placements: [BitmapPlacement], erasing erased: [BitmapPlacement] = []) -> [UInt8] {
+        guard !placements.isEmpty || !erased.isEmpty else { return [] }
         var out: [UInt8] = Array("\u{1B}7".utf8)
+        for gone in erased { out += gone.image.erase }
         for placement in placements {
             if placement.image.rows.isEmpty {
                 out += cursorPosition(row: placement.rect.row, column: placement.rect.column)

@@ -28,7 +28,7 @@ public final class InMemoryScreen: Screen {
         let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll, changedRows: changed)
         frames.append(frame)
         plans.append(plan)
-        written.append(FrameWriter.bytes(for: plan.emit))
+        written.append(FrameWriter.bytes(for: plan.emit, erasing: plan.erased))
     }
 
     /// Returns `size`.

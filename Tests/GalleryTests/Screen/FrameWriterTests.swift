@@ -58,6 +58,17 @@ import Testing
         #expect(writer.plan([a], terminal: terminal, repaintAll: true, changedRows: []).emit == [a])
     }
 
+    @Test func imagesThatTextCannotEraseAreDeletedWithTheirEraseBytes() {
+        var writer = FrameWriter()
+        let terminal = TermSize(columns: 40, rows: 10)
+        let kitty = BitmapPlacement(column: 0, row: 0, image: PaintedImage(bytes: Array("<img>".utf8), cells: TermSize(columns: 4, rows: 2), identity: 5, erase: Array("<del>".utf8)))
+        _ = writer.plan([kitty], terminal: terminal, repaintAll: false, changedRows: [])
+        let gone = writer.plan([], terminal: terminal, repaintAll: false, changedRows: [])
+        #expect(gone.erased == [kitty])
+        #expect(gone.staleRows == [0, 1])
+        #expect(String(decoding: FrameWriter.bytes(for: gone.emit, erasing: gone.erased), as: UTF8.self) == "\u{1B}7<del>\u{1B}8")
+    }
+
     @Test func neverWritesOnTheLastRowOrOutside() {
         var writer = FrameWriter()
         let terminal = TermSize(columns: 40, rows: 10)
