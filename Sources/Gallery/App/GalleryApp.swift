@@ -35,6 +35,8 @@ public final class GalleryApp {
     var repaintAll = true
     var animation = FullViewAnimation()
     var quitting = false
+    /// Options every bind carries (`.progressive` unless `--no-progressive`; `.refresh` with `--refresh`).
+    public var loadOptions: CellLoadOptions = [.progressive]
     /// Milliseconds to wait for the rest of an escape sequence before a lone ESC counts as Esc.
     public var escapeTimeout: Int32 = 30
 
@@ -144,9 +146,11 @@ public final class GalleryApp {
                 model.setState(.partial, of: binding.index)
             case .final(let image, let details):
                 images[slot] = image
+                if details.origin == "memory" || details.origin == "disk" { status.cacheHits += 1 }
                 model.setState(.final, of: binding.index)
                 model.setInfo(of: binding.index, pixelSize: details.pixelSize, byteCount: details.byteCount, format: details.format, origin: details.origin)
             case .failed(let message):
+                if case .failed = model.items[binding.index].state {} else { status.failures += 1 }
                 model.setState(.failure(message), of: binding.index)
             case .notModified:
                 model.setState(.final, of: binding.index)
@@ -178,7 +182,7 @@ public final class GalleryApp {
         let inbox = self.inbox
         let slot = binding.slot, generation = binding.generation
         if options.contains(.refresh) { source.cancel(slot: slot) }
-        source.bind(slot: slot, item: model.items[binding.index], targetSize: binding.target, options: options.union(.progressive)) { update in
+        source.bind(slot: slot, item: model.items[binding.index], targetSize: binding.target, options: options.union(loadOptions)) { update in
             inbox.post(.cell(slot: slot, generation: generation, update: update))
         }
     }

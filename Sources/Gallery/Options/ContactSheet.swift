@@ -25,7 +25,9 @@ public struct ContactSheet: Sendable {
     /// Loads, paints and writes every entry, one grid row at a time (a row's images decode in
     /// parallel). Returns the number of entries that failed.
     @discardableResult
-    public func render(_ entries: [URLListEntry], write: (String) -> Void) -> Int {
+    public func render(_ entries: [URLListEntry],
+                       load: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure> = GalleryComponents.standard.loadForPrint,
+                       write: (String) -> Void) -> Int {
         let layout = GalleryLayout(mode: .grid, terminal: TermSize(columns: width, rows: 10_000), cellPixels: cellPixels, columnsOverride: columns)
         let imageRows = depth == nil ? 0 : min(layout.imageRows, max(1, layout.cellWidth))
         let target = CellRect(column: 0, row: 0, columns: layout.cellWidth, rows: imageRows).pixelSize(cellPixels: cellPixels)
@@ -34,7 +36,7 @@ public struct ContactSheet: Sendable {
         var start = 0
         while start < entries.count {
             let row = Array(entries[start..<min(entries.count, start + layout.columns)])
-            let results = ContactSheet.loadAll(row, target: depth == nil ? nil : target)
+            let results = ContactSheet.loadAll(row, target: depth == nil ? nil : target, load: load)
             var items: [GalleryItem] = []
             var pictures: [PaintedImage?] = []
             for (entry, result) in zip(row, results) {
@@ -92,18 +94,12 @@ public struct ContactSheet: Sendable {
         return out
     }
 
-    /// Loads entries in parallel (local files; remote URLs need the network layer).
-    static func loadAll(_ entries: [URLListEntry], target: PixelSize?) -> [Result<(Image, ImageDetails), LoadFailure>] {
+    /// Loads entries in parallel with `load`.
+    static func loadAll(_ entries: [URLListEntry], target: PixelSize?,
+                        load: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>) -> [Result<(Image, ImageDetails), LoadFailure>] {
         let results = ResultBox(count: entries.count)
         DispatchQueue.concurrentPerform(iterations: entries.count) { index in
-            let result: Result<(Image, ImageDetails), LoadFailure>
-            switch entries[index].location {
-            case .file(let path):
-                result = LocalFileImageSource.load(path: path, target: target ?? PixelSize(width: 1, height: 1))
-            case .remote:
-                result = .failure(LoadFailure(message: "remote URLs need the network layer"))
-            }
-            results.set(index, result)
+            results.set(index, load(entries[index], target))
         }
         return results.values
     }

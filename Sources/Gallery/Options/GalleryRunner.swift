@@ -6,19 +6,21 @@ import ImageCodecs
 /// non-tty stdout), the probe or the demo. Returns the exit status (0 success, 1 runtime error;
 /// argument errors, status 2, are the command parser's).
 public enum GalleryRunner {
-    /// Runs and returns the exit status. `stderr` receives messages (diagnostics, errors, stats).
-    public static func run(_ options: GalleryOptions, stdout: (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) },
+    /// Runs and returns the exit status. `components` supplies the image source, painter, probe and
+    /// demo; `stderr` receives messages (diagnostics, errors, stats).
+    public static func run(_ options: GalleryOptions, components: GalleryComponents = .standard,
+                           stdout: (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) },
                            stderr: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) -> Int32 {
         let environment = ProcessInfo.processInfo.environment
         if options.probe {
-            stdout(TerminalEnvironment.current().report + "\n")
+            stdout(components.probeReport() + "\n")
             return 0
         }
         let list: URLList
         if options.demo {
-            // Integrator: with the network layer wired, start `DemoServer.start(directory:bytesPerSecond:)`
-            // over `DemoAssets.directory()` at `options.demoRate` and use its `list` (http URLs) here.
-            guard let demo = DemoAssets.list() else {
+            // With the network layer wired, `components.demoList` starts `DemoServer` over
+            // `DemoAssets.directory()` at `options.demoRate` and returns its `list` (http URLs).
+            guard let demo = components.demoList(options) else {
                 stderr("sdgallery: the demo images (assets/demo) were not found\n")
                 return 1
             }
@@ -46,7 +48,7 @@ public enum GalleryRunner {
             let env = TerminalEnvironment.current()
             let sheet = ContactSheet(width: env.columns ?? 80, columns: options.columns, cellPixels: env.cellPixels,
                                      depth: dumb && options.colors == nil ? nil : (options.colors ?? env.colorDepth))
-            sheet.render(list.entries, write: stdout)
+            sheet.render(list.entries, load: components.loadForPrint, write: stdout)
             return 0
         }
         if options.listPath == "-" && sdg_curses_isatty(0) == 0 && sdg_curses_stdin_from_tty() != 0 {
@@ -57,14 +59,14 @@ public enum GalleryRunner {
         if !unwired.isEmpty {
             stderr("sdgallery: note: \(unwired.joined(separator: ", ")) accepted but not used by this build yet\n")
         }
-        return interactive(options, list: list, stderr: stderr)
+        return interactive(options, list: list, components: components, stderr: stderr)
     }
 
-    static func interactive(_ options: GalleryOptions, list: URLList, stderr: (String) -> Void) -> Int32 {
+    static func interactive(_ options: GalleryOptions, list: URLList, components: GalleryComponents, stderr: (String) -> Void) -> Int32 {
         let env = TerminalEnvironment.current()
         let screen: CursesScreen
         do {
-            screen = try CursesScreen(synchronizedOutput: env.supportsSynchronizedOutput)
+            screen = try CursesScreen(synchronizedOutput: components.synchronizedOutput(env))
         } catch {
             stderr("sdgallery: \(error.description)\n")
             return 1
@@ -81,9 +83,8 @@ public enum GalleryRunner {
         var model = GalleryModel(items: list.entries.map(GalleryItem.init), terminal: screen.size, cellPixels: screen.cellPixels,
                                  mode: options.viewMode, columnsOverride: options.columns)
         model.prefetchScreens = 1
-        let depth = options.colors ?? env.colorDepth
-        guard let app = try? GalleryApp(model: model, screen: screen, source: LocalFileImageSource(),
-                                        painter: HalfBlockPainter(depth: depth), theme: screen.hasColors ? .colour : .monochrome,
+        guard let app = try? GalleryApp(model: model, screen: screen, source: components.makeSource(options, inbox),
+                                        painter: components.makePainter(options, env), theme: screen.hasColors ? .colour : .monochrome,
                                         inbox: inbox) else {
             screen.close()
             return 1
@@ -91,7 +92,9 @@ public enum GalleryRunner {
         if !list.diagnostics.isEmpty {
             app.status.message = "\(list.diagnostics.count) bad line\(list.diagnostics.count == 1 ? "" : "s") in the list"
         }
-        if options.demo { app.status.message = "demo: local files (loopback server not wired yet)" }
+        if let note = components.startupNote(options) { app.status.message = note }
+        app.loadOptions = options.noProgressive ? [] : [.progressive]
+        if options.refresh { app.loadOptions.insert(.refresh) }
         let started = GalleryApp.now()
         app.run()
         if options.stats { stderr(GalleryStats(app: app, started: started).report + "\n") }

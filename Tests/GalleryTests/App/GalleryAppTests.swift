@@ -109,6 +109,7 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         #expect(last.placements.count == 17)
         #expect(harness.screen.lines.joined().contains("✗ 404 Not Found"))
         #expect(app.model.items[0].state == .final)
+        #expect(app.status.failures == 1)
         #expect(app.model.items[0].details == "16×16 · 999 B")
         // Item 5's image is red 5: its placement carries that colour.
         let fifth = try #require(app.model.layout.placement(of: 5, scrollRow: 0))
