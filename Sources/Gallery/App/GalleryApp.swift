@@ -63,7 +63,8 @@ public final class GalleryApp {
         apply(model.reconcile())
         present()
         while !quitting {
-            var timeout: Int32 = decoder.hasPending ? escapeTimeout : (status.pendingCells > 0 ? 120 : 1000)
+            let busy = status.pendingCells > 0 || status.activeDownloads > 0
+            var timeout: Int32 = decoder.hasPending ? escapeTimeout : (busy ? 120 : 1000)
             if let next = animation.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
             var fds = [pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
@@ -78,7 +79,11 @@ public final class GalleryApp {
             }
             for event in screen.takeEvents() { handle(event) }
             for event in inbox.drain() { handle(event) }
-            if status.pendingCells > 0 { status.spinnerPhase += 1; dirty = true }
+            if status.pendingCells > 0 || status.activeDownloads > 0 {
+                // The spinner turns with time (one step per 120 ms), not with the number of events.
+                let phase = Int(Self.now() / 0.12)
+                if phase != status.spinnerPhase { status.spinnerPhase = phase; dirty = true }
+            }
             apply(model.reconcile())
             followAnimation()
             if animation.tick(now: Self.now()) { dirty = true }

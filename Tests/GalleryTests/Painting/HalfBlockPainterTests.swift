@@ -20,6 +20,17 @@ import Testing
         #expect(text == "\u{1B}[38;2;255;0;0m\u{1B}[48;2;0;0;255m▀▀▀▀\u{1B}[0m")
     }
 
+    @Test func reducedColourDepthsUseThePaletteAndBasicColours() throws {
+        let image = twoTone(width: 2, height: 2, top: [255, 0, 0, 255], bottom: [0, 0, 255, 255])
+        let px = PixelSize(width: 8, height: 16)
+        let p256 = try #require(HalfBlockPainter(depth: .palette256).paint(image, cells: TermSize(columns: 2, rows: 1), cellPixels: px))
+        #expect(String(decoding: p256.rows[0], as: UTF8.self) == "\u{1B}[38;5;196m\u{1B}[48;5;21m▀▀\u{1B}[0m")
+        let p16 = try #require(HalfBlockPainter(depth: .basic16).paint(image, cells: TermSize(columns: 2, rows: 1), cellPixels: px))
+        #expect(String(decoding: p16.rows[0], as: UTF8.self) == "\u{1B}[91m\u{1B}[44m▀▀\u{1B}[0m")
+        #expect(ScreenColor.nearestPaletteIndex(r: 128, g: 128, b: 128) == 244)
+        #expect(ScreenColor.nearestPaletteIndex(r: 0, g: 0, b: 0) == 16)
+    }
+
     @Test func keepsAspectRatioWithRealCellShapeAndBlendsAlpha() throws {
         let wide = Image(width: 200, height: 50, pixels: Array(repeating: 0, count: 200 * 50 * 4))  // transparent black
         let painted = try #require(HalfBlockPainter(background: (10, 20, 30)).paint(wide, cells: TermSize(columns: 20, rows: 10), cellPixels: PixelSize(width: 8, height: 16)))
