@@ -32,7 +32,7 @@ final class RecordingSource: CellImageSource, Sendable {
             return
         }
         onUpdate(.progress(received: 10, expected: 100))
-        let pixels = [UInt8](repeating: 0, count: 16 * 16 * 4).enumerated().map { $0.offset % 4 == 0 ? UInt8(index) : ($0.offset % 4 == 3 ? 255 : 0) }
+        let pixels = [UInt8](repeating: 0, count: 16 * 16 * 4).enumerated().map { $0.offset % 4 == 0 ? UInt8(truncatingIfNeeded: index) : ($0.offset % 4 == 3 ? 255 : 0) }
         onUpdate(.final(Image(width: 16, height: 16, pixels: pixels), ImageDetails(pixelSize: PixelSize(width: 16, height: 16), byteCount: 999, format: "PNG", origin: "file")))
     }
     func cancel(slot: SlotID) { log.withLock { $0.append("cancel \(slot.rawValue)") } }
@@ -137,6 +137,25 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         #expect(harness.app.model.selection == 99)
         #expect(harness.app.keyLatencies.count >= 4)
         #expect(harness.app.keyLatencies.allSatisfy { $0 < 500 })
+    }
+
+    @Test func pagingQuicklyThrough500ItemsCancelsEveryScreenLeftBehind() throws {
+        let harness = try AppHarness(count: 500)
+        #expect(harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 18 })
+        harness.type(String(repeating: " ", count: 25))  // 25 screens in one burst
+        #expect(harness.wait { $0.contains("bind 450") })
+        harness.type("q")
+        #expect(harness.finish())
+        let log = harness.source.entries
+        let model = harness.app.model
+        // The final screen is bound, every slot bound before it was cancelled first, and no slot ever
+        // held two loads at once.
+        #expect(model.visibleIndices == 450..<468)
+        #expect(Set(model.bindings.map(\.index)) == Set(450..<468))
+        let slotsBound = log.filter { $0.hasPrefix("bind ") }.count
+        #expect(log.filter { $0.hasPrefix("cancel ") }.count == slotsBound - 18)
+        // Paging in one burst binds only the screens it stopped on, not the ones it passed.
+        #expect(slotsBound <= 18 * 3)
     }
 
     @Test func resizeAndStatusEventsReachTheModel() throws {
