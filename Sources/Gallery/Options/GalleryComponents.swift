@@ -28,6 +28,8 @@ public struct GalleryComponents {
     public var synchronizedOutput: (TerminalEnvironment) -> Bool
     /// A note shown in the status bar at start (nil for none).
     public var startupNote: (GalleryOptions) -> String?
+    /// Empties the disk cache (`--clear-cache`); returns an error message, or nil on success.
+    public var clearCache: (GalleryOptions) -> String?
 
     /// Creates components from every factory.
     public init(makeSource: @escaping (GalleryOptions, UIInbox<GalleryEvent>) -> CellImageSource,
@@ -36,7 +38,8 @@ public struct GalleryComponents {
                 probeReport: @escaping () -> String,
                 demoList: @escaping (GalleryOptions) -> URLList?,
                 synchronizedOutput: @escaping (TerminalEnvironment) -> Bool,
-                startupNote: @escaping (GalleryOptions) -> String?) {
+                startupNote: @escaping (GalleryOptions) -> String?,
+                clearCache: @escaping (GalleryOptions) -> String?) {
         self.makeSource = makeSource
         self.makePainter = makePainter
         self.loadForPrint = loadForPrint
@@ -44,6 +47,7 @@ public struct GalleryComponents {
         self.demoList = demoList
         self.synchronizedOutput = synchronizedOutput
         self.startupNote = startupNote
+        self.clearCache = clearCache
     }
 
     /// This build's components: local files, half blocks, environment probe, local demo.
@@ -60,7 +64,8 @@ public struct GalleryComponents {
             probeReport: { TerminalEnvironment.current().report },
             demoList: { _ in DemoAssets.list() },
             synchronizedOutput: { $0.supportsSynchronizedOutput },
-            startupNote: { $0.demo ? "demo: local files (loopback server not wired yet)" : nil }
+            startupNote: { $0.demo ? "demo: local files (loopback server not wired yet)" : nil },
+            clearCache: { _ in "there is no disk cache in this build yet" }
         )
     }
 }

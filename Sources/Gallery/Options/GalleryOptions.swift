@@ -105,7 +105,6 @@ public struct GalleryOptions: Sendable, Hashable {
         if noDiskCache { names.append("--no-disk-cache") }
         if memoryLimitMB != nil { names.append("--memory-limit") }
         if diskLimitMB != nil { names.append("--disk-limit") }
-        if clearCache { names.append("--clear-cache") }
         if refresh { names.append("--refresh") }
         return names
     }

@@ -16,6 +16,10 @@ public enum GalleryRunner {
             stdout(components.probeReport() + "\n")
             return 0
         }
+        if options.clearCache {
+            if let problem = components.clearCache(options) { stderr("sdgallery: --clear-cache: \(problem)\n") }
+            if options.listPath == nil && !options.demo { return 0 }
+        }
         let list: URLList
         if options.demo {
             // With the network layer wired, `components.demoList` starts `DemoServer` over
