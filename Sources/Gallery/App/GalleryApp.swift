@@ -59,6 +59,7 @@ public final class GalleryApp {
     /// Runs until the user quits, stdin closes, or a quit signal or event arrives; then cancels every
     /// load and restores the terminal.
     public func run() {
+        inbox.claimOwnership()
         model.resize(terminal: screen.size, cellPixels: screen.cellPixels)
         apply(model.reconcile())
         present()
@@ -137,6 +138,9 @@ public final class GalleryApp {
     func handle(_ event: GalleryEvent) {
         switch event {
         case .quit: quitting = true
+        case .work(let work):
+            work()
+            dirty = true
         case .status(let change):
             change(&status)
             dirty = true

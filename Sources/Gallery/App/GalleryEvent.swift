@@ -4,6 +4,9 @@ public enum GalleryEvent: Sendable {
     case cell(slot: SlotID, generation: UInt64, update: CellImageUpdate)
     /// A change to the status-bar counters (downloader start/stop events, cache hits, bytes).
     case status(@Sendable (inout StatusInfo) -> Void)
+    /// Run `work` on the UI thread (what a `UIExecutor` over the inbox posts: ImageSlot assignments
+    /// and completions).
+    case work(@Sendable () -> Void)
     /// Stop the frame loop.
     case quit
 }

@@ -12,6 +12,7 @@ import Synchronization
 /// ```
 public final class UIInbox<Event: Sendable>: Sendable {
     private let queue = Mutex<[Event]>([])
+    private let owner = Mutex<pthread_t?>(nil)
     /// The read end of the wake pipe (poll it for POLLIN).
     public let wakeDescriptor: Int32
     /// The write end of the wake pipe (also handed to signal handlers).
@@ -32,6 +33,19 @@ public final class UIInbox<Event: Sendable>: Sendable {
     deinit {
         close(wakeDescriptor)
         close(wakeWriteDescriptor)
+    }
+
+    /// Records the calling thread as the UI thread (the frame loop calls this when it starts).
+    public func claimOwnership() {
+        let me = pthread_self()
+        owner.withLock { $0 = me }
+    }
+
+    /// Whether the calling thread is the UI thread that drains this inbox (a `UIExecutor`'s
+    /// `isCurrent`).
+    public var isOwnerThread: Bool {
+        let me = pthread_self()
+        return owner.withLock { $0.map { pthread_equal($0, me) != 0 } ?? false }
     }
 
     /// Queues `event` and wakes the UI thread. Safe from any thread; never blocks (a full pipe

@@ -163,7 +163,12 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         #expect(harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 10 })
         harness.screen.size = TermSize(columns: 40, rows: 12)
         harness.screen.queuedEvents.append(.resized)
-        harness.app.inbox.post(.status { $0.cacheHits = 7 })
+        harness.app.inbox.post(.status { $0.cacheHits = 6 })
+        let inbox = harness.app.inbox
+        harness.app.inbox.post(.work {
+            // Runs on the UI thread: the owner of the inbox.
+            if inbox.isOwnerThread { inbox.post(.status { $0.cacheHits += 1 }) }
+        })
         #expect(harness.wait { $0.filter { $0.hasPrefix("cancel ") }.count >= 1 })
         harness.app.inbox.post(.quit)
         #expect(harness.finish())

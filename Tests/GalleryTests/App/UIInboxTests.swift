@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import Gallery
 
@@ -27,5 +28,20 @@ import Testing
         fds[0].revents = 0
         #expect(poll(&fds, 1, 0) == 0)  // drained: no spurious wake-up
         #expect(inbox.drain().isEmpty)
+    }
+
+    @Test func knowsItsOwnerThread() throws {
+        let inbox = try UIInbox<Int>()
+        #expect(!inbox.isOwnerThread)
+        inbox.claimOwnership()
+        #expect(inbox.isOwnerThread)
+        let other = DispatchSemaphore(value: 0)
+        let seen = Mutex<Bool>(true)
+        Thread {
+            seen.withLock { $0 = inbox.isOwnerThread }
+            other.signal()
+        }.start()
+        #expect(other.wait(timeout: .now() + 5) == .success)
+        #expect(seen.withLock { $0 } == false)
     }
 }
