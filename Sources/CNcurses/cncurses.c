@@ -1,4 +1,12 @@
 #include "cncurses.h"
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <unistd.h>
 
 const char *sdg_curses_version(void) { return curses_version(); }
 WINDOW *sdg_curses_stdscr(void) { return stdscr; }
@@ -11,3 +19,102 @@ attr_t sdg_curses_attr_reverse(void) { return A_REVERSE; }
 attr_t sdg_curses_attr_dim(void) { return A_DIM; }
 attr_t sdg_curses_attr_underline(void) { return A_UNDERLINE; }
 void sdg_curses_getmaxyx(WINDOW *win, int *y, int *x) { int yy, xx; getmaxyx(win, yy, xx); *y = yy; *x = xx; }
+
+SCREEN *sdg_curses_open(void) {
+    /* ncursesw draws non-ASCII text only under a UTF-8 locale: take the user's, else C.UTF-8. */
+    const char *ctype = setlocale(LC_CTYPE, "");
+    if (ctype == NULL || strcmp(ctype, "C") == 0 || strcmp(ctype, "POSIX") == 0) setlocale(LC_CTYPE, "C.UTF-8");
+    SCREEN *screen = newterm(NULL, stdout, stdin);
+    if (screen == NULL) return NULL;
+    set_term(screen);
+    raw();
+    noecho();
+    nonl();
+    intrflush(stdscr, FALSE);
+    keypad(stdscr, FALSE);
+    leaveok(stdscr, TRUE);
+    idlok(stdscr, FALSE);
+    scrollok(stdscr, FALSE);
+    curs_set(0);
+    return screen;
+}
+
+int sdg_curses_start_colors(void) {
+    if (!has_colors()) return 0;
+    if (start_color() != OK) return 0;
+    use_default_colors();
+    return COLORS > 0 ? COLORS : 0;
+}
+
+int sdg_curses_pair(int fg, int bg) {
+    if (!has_colors() || COLOR_PAIRS <= 0) return -1;
+    return alloc_pair(fg, bg);
+}
+
+int sdg_curses_put(int y, int x, const wchar_t *wch, attr_t attrs, int pair) {
+    cchar_t cell;
+    int p = pair < 0 ? 0 : pair;
+    if (setcchar(&cell, wch, attrs, 0, &p) == ERR) return ERR;
+    return mvwadd_wch(stdscr, y, x, &cell);
+}
+
+int sdg_curses_redraw_rows(int row, int count) { return wredrawln(stdscr, row, count); }
+int sdg_curses_update(void) { wnoutrefresh(stdscr); return doupdate(); }
+void sdg_curses_force_repaint(void) { clearok(curscr, TRUE); }
+void sdg_curses_write(const void *bytes, size_t count) { if (count > 0) fwrite(bytes, 1, count, stdout); }
+void sdg_curses_flush(void) { fflush(stdout); }
+int sdg_curses_resize(int rows, int cols) { return resizeterm(rows, cols); }
+
+void sdg_curses_close(SCREEN *screen) {
+    if (screen == NULL) return;
+    endwin();
+    fflush(stdout);
+    delscreen(screen);
+}
+
+static volatile sig_atomic_t sdg_resize_flag = 0;
+static volatile sig_atomic_t sdg_quit_flag = 0;
+static int sdg_wake_fd = -1;
+
+static void sdg_signal_handler(int signo) {
+    int saved = errno;
+    if (signo == SIGWINCH) sdg_resize_flag = 1; else sdg_quit_flag = signo;
+    if (sdg_wake_fd >= 0) { char b = 'S'; ssize_t r = write(sdg_wake_fd, &b, 1); (void)r; }
+    errno = saved;
+}
+
+int sdg_curses_install_signals(int wake_fd) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    sdg_wake_fd = wake_fd;
+    action.sa_handler = sdg_signal_handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    if (sigaction(SIGWINCH, &action, NULL) != 0) return -1;
+    if (sigaction(SIGINT, &action, NULL) != 0) return -1;
+    if (sigaction(SIGTERM, &action, NULL) != 0) return -1;
+    if (sigaction(SIGHUP, &action, NULL) != 0) return -1;
+    signal(SIGPIPE, SIG_IGN);
+    return 0;
+}
+
+int sdg_curses_take_resize(void) { int v = sdg_resize_flag; sdg_resize_flag = 0; return v; }
+int sdg_curses_quit_signal(void) { return sdg_quit_flag; }
+
+int sdg_curses_winsize(int fd, int *rows, int *cols, int *xpixel, int *ypixel) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return -1;
+    *rows = ws.ws_row; *cols = ws.ws_col; *xpixel = ws.ws_xpixel; *ypixel = ws.ws_ypixel;
+    return 0;
+}
+
+int sdg_curses_stdin_from_tty(void) {
+    int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
+    if (fd < 0) return -1;
+    if (dup2(fd, 0) < 0) { close(fd); return -1; }
+    close(fd);
+    clearerr(stdin);
+    return 0;
+}
+
+int sdg_curses_isatty(int fd) { return isatty(fd); }

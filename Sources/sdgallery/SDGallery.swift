@@ -1,20 +1,174 @@
 import ArgumentParser
+import Foundation
 import Gallery
 
-/// The `sdgallery` command: a terminal image gallery for lists of remote image URLs.
+/// The `sdgallery` command: a terminal image gallery for lists of image URLs.
 @main
 struct SDGallery: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdgallery",
         abstract: "A terminal image gallery for lists of image URLs.",
+        discussion: """
+        FILE lists images one per line: an http(s) URL, a file:// URL or a local path, optionally \
+        followed by whitespace and a title. Lines starting with # and blank lines are ignored. \
+        Use - to read the list from standard input. See sdgallery(1) for the keys.
+        """,
         version: VersionReport.text
     )
 
-    @Argument(help: "A file of image URLs, one per line ('-' for standard input).")
+    @Argument(help: ArgumentHelp("The list of images ('-' for standard input).", valueName: "FILE"))
     var file: String?
 
+    @Flag(exclusivity: .exclusive, help: "Start in grid (default) or list view.")
+    var view: ViewFlag = .grid
+
+    @Option(help: ArgumentHelp("Number of grid columns (default: from the cell pixel size).", valueName: "N"))
+    var columns: Int?
+
+    @Option(help: "Image renderer: auto, sixel, kitty, blocks or ascii.")
+    var renderer: RendererChoice = .auto
+
+    @Option(help: "Colour depth: truecolor, 256 or 16 (default: from the terminal).")
+    var colors: ColorChoice?
+
+    @Option(name: .customLong("max-concurrent"), help: ArgumentHelp("Concurrent downloads (1-64).", valueName: "N"))
+    var maxConcurrent: Int = 6
+
+    @Option(help: "Download order: fifo or lifo (the newest screen first).")
+    var order: LoadOrder = .lifo
+
+    @Option(help: ArgumentHelp("Request timeout in seconds.", valueName: "S"))
+    var timeout: Double = 30
+
+    @Option(name: .customLong("header"), help: ArgumentHelp("Extra HTTP header 'Name: value' (repeatable).", valueName: "K: V"))
+    var headers: [String] = []
+
+    @Option(help: ArgumentHelp("User for HTTP basic authentication (with --password).", valueName: "U"))
+    var user: String?
+
+    @Option(help: ArgumentHelp("Password for HTTP basic authentication (with --user).", valueName: "P"))
+    var password: String?
+
+    @Flag(help: "Accept invalid TLS certificates.")
+    var insecure = false
+
+    @Flag(help: "Keep cookies set by the servers for later requests.")
+    var cookies = false
+
+    @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Disk cache folder.", valueName: "D"))
+    var cacheDir: String?
+
+    @Flag(name: .customLong("no-disk-cache"), help: "Keep images in memory only.")
+    var noDiskCache = false
+
+    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory cache limit in MB.", valueName: "MB"))
+    var memoryLimit: Int?
+
+    @Option(name: .customLong("disk-limit"), help: ArgumentHelp("Disk cache limit in MB.", valueName: "MB"))
+    var diskLimit: Int?
+
+    @Flag(name: .customLong("clear-cache"), help: "Empty the disk cache before starting.")
+    var clearCache = false
+
+    @Flag(help: "Revalidate every cached image with the server (ETag / Last-Modified).")
+    var refresh = false
+
+    @Flag(name: .customLong("no-progressive"), help: "Show images only when complete.")
+    var noProgressive = false
+
+    @Flag(name: .customLong("print"), help: "Print a contact sheet to standard output and exit.")
+    var printSheet = false
+
+    @Flag(help: "Print counters on exit.")
+    var stats = false
+
+    @Flag(help: "Print what the terminal supports and exit.")
+    var probe = false
+
+    @Flag(help: "Open the bundled demo images.")
+    var demo = false
+
+    @Option(name: .customLong("demo-rate"), help: ArgumentHelp("Demo bandwidth in bytes per second (e.g. 200k, 1.5M).", valueName: "RATE"))
+    var demoRate: String = "400k"
+
+    func validate() throws {
+        if file == nil && !demo && !probe && !clearCache {
+            throw ValidationError("Missing the list FILE (or '-' for standard input, or --demo).")
+        }
+        if file != nil && demo { throw ValidationError("Give either a FILE or --demo, not both.") }
+        if let columns, !(1...64).contains(columns) { throw ValidationError("--columns must be between 1 and 64.") }
+        if !(1...64).contains(maxConcurrent) { throw ValidationError("--max-concurrent must be between 1 and 64.") }
+        if !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be between 0 and 3600 seconds.") }
+        for header in headers where GalleryOptions.parseHeader(header) == nil {
+            throw ValidationError("--header '\(TerminalText.sanitize(header))' is not of the form 'Name: value'.")
+        }
+        if (user == nil) != (password == nil) { throw ValidationError("--user and --password go together.") }
+        if let memoryLimit, memoryLimit <= 0 { throw ValidationError("--memory-limit must be positive.") }
+        if let diskLimit, diskLimit <= 0 { throw ValidationError("--disk-limit must be positive.") }
+        if noDiskCache && cacheDir != nil { throw ValidationError("--no-disk-cache and --cache-dir contradict each other.") }
+        if GalleryOptions.parseRate(demoRate) == nil { throw ValidationError("--demo-rate '\(TerminalText.sanitize(demoRate))' is not a rate (e.g. 200k).") }
+    }
+
+    /// The validated settings as the gallery's options.
+    var options: GalleryOptions {
+        var o = GalleryOptions()
+        o.listPath = file
+        o.viewMode = view == .list ? .list : .grid
+        o.columns = columns
+        o.renderer = renderer
+        o.colors = colors
+        o.maxConcurrent = maxConcurrent
+        o.order = order
+        o.timeout = timeout
+        o.headers = headers.compactMap(GalleryOptions.parseHeader)
+        o.user = user
+        o.password = password
+        o.insecure = insecure
+        o.cookies = cookies
+        o.cacheDirectory = cacheDir
+        o.noDiskCache = noDiskCache
+        o.memoryLimitMB = memoryLimit
+        o.diskLimitMB = diskLimit
+        o.clearCache = clearCache
+        o.refresh = refresh
+        o.noProgressive = noProgressive
+        o.printSheet = printSheet
+        o.stats = stats
+        o.probe = probe
+        o.demo = demo
+        o.demoRate = GalleryOptions.parseRate(demoRate) ?? 400_000
+        return o
+    }
+
+    /// Parses, runs, and maps usage errors to exit status 2 (the parser's default is 64).
+    static func main() {
+        do {
+            let command = try parse()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+    }
+
     func run() throws {
-        // Until the gallery lands (issue 8), the default run prints what this build links against.
-        print(VersionReport.text)
+        let status = GalleryRunner.run(options)
+        if status != 0 { throw ExitCode(status) }
     }
 }
+
+/// `--grid` / `--list`.
+enum ViewFlag: String, EnumerableFlag {
+    case grid, list
+
+    static func help(for value: ViewFlag) -> ArgumentHelp? {
+        value == .grid ? "Start in grid view (default)." : "Start in list view."
+    }
+}
+
+extension RendererChoice: ExpressibleByArgument {}
+extension ColorChoice: ExpressibleByArgument {}
+extension LoadOrder: ExpressibleByArgument {}

@@ -1,13 +1,26 @@
 #ifndef SDG_CNCURSES_H
 #define SDG_CNCURSES_H
-// Thin wrapper over ncursesw for Swift: accessors for the macros and globals Swift cannot use.
+// Thin wrapper over ncursesw for Swift: accessors for the macros and globals Swift cannot use, and
+// the few calls that need C (setcchar with an extended pair, signal handlers, ioctl).
 // Imported only by the Gallery module (CursesScreen). Every symbol carries the sdg_curses_ prefix.
 #ifndef NCURSES_WIDECHAR
 #define NCURSES_WIDECHAR 1
+/// Makes /dev/tty the process's standard input (when the list came through stdin). 0 on success.
+int sdg_curses_stdin_from_tty(void);
+/// isatty(fd).
+int sdg_curses_isatty(int fd);
+
 #endif
 #ifndef _XOPEN_SOURCE_EXTENDED
 #define _XOPEN_SOURCE_EXTENDED 1
+/// Makes /dev/tty the process's standard input (when the list came through stdin). 0 on success.
+int sdg_curses_stdin_from_tty(void);
+/// isatty(fd).
+int sdg_curses_isatty(int fd);
+
 #endif
+#include <stddef.h>
+#include <wchar.h>
 #include <ncursesw/curses.h>
 
 /// ncurses' version string ("ncurses 6.4.20221231").
@@ -22,5 +35,46 @@ attr_t sdg_curses_attr_reverse(void);
 attr_t sdg_curses_attr_dim(void);
 attr_t sdg_curses_attr_underline(void);
 void sdg_curses_getmaxyx(WINDOW *win, int *y, int *x);
+
+/// newterm(NULL, stdout, stdin) (never initscr, which exits on an unknown TERM), then raw mode, no
+/// echo, no newline translation, hidden cursor. Returns NULL when the terminal cannot be used.
+SCREEN *sdg_curses_open(void);
+/// Starts colours when the terminal has them (`has_colors` and `start_color() == OK`, so TERM=dumb
+/// never reaches the pair allocator) with default colours -1. Returns the number of colours, 0 if none.
+int sdg_curses_start_colors(void);
+/// A colour pair for (fg, bg) through alloc_pair (extended pairs); -1 when it cannot.
+int sdg_curses_pair(int fg, int bg);
+/// Writes one wide character cell (NUL-terminated, at most 5 wchar_t) with attributes and an extended
+/// pair at (y, x) of stdscr. Returns ERR/OK.
+int sdg_curses_put(int y, int x, const wchar_t *wch, attr_t attrs, int pair);
+/// Marks rows [row, row+count) of the physical screen as garbage so the next doupdate rewrites them.
+int sdg_curses_redraw_rows(int row, int count);
+/// wnoutrefresh(stdscr) + doupdate().
+int sdg_curses_update(void);
+/// clearok(curscr) so the next update repaints everything.
+void sdg_curses_force_repaint(void);
+/// Writes raw bytes to the terminal through the FILE that curses writes to (so the order is kept).
+void sdg_curses_write(const void *bytes, size_t count);
+/// Flushes that FILE.
+void sdg_curses_flush(void);
+/// Resizes curses to rows × cols.
+int sdg_curses_resize(int rows, int cols);
+/// endwin() and delscreen(); safe to call once per open.
+void sdg_curses_close(SCREEN *screen);
+
+/// Installs handlers: SIGWINCH sets the resize flag, SIGINT/SIGTERM/SIGHUP set the quit flag; both
+/// write one byte to `wake_fd` (async-signal-safe). SIGPIPE is ignored.
+int sdg_curses_install_signals(int wake_fd);
+/// Returns and clears the resize flag.
+int sdg_curses_take_resize(void);
+/// Returns the quit flag (the signal number, 0 if none).
+int sdg_curses_quit_signal(void);
+/// TIOCGWINSZ on `fd`: rows, columns and the pixel size of the text area. Returns 0 on success.
+int sdg_curses_winsize(int fd, int *rows, int *cols, int *xpixel, int *ypixel);
+
+/// Makes /dev/tty the process's standard input (when the list came through stdin). 0 on success.
+int sdg_curses_stdin_from_tty(void);
+/// isatty(fd).
+int sdg_curses_isatty(int fd);
 
 #endif

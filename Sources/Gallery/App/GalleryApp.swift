@@ -1,0 +1,244 @@
+import Foundation
+import ImageCodecs
+
+/// The frame loop: one UI thread owns the model, the screen and the slots. It sleeps in `poll()` on
+/// the input descriptor and the inbox's wake pipe; a key is handled and its frame presented in the
+/// same iteration; load updates arrive through the inbox and are dropped when stale.
+///
+/// ```swift
+/// let app = try GalleryApp(model: model, screen: CursesScreen(synchronizedOutput: false),
+///                          source: LocalFileImageSource(), painter: HalfBlockPainter())
+/// app.run()
+/// ```
+public final class GalleryApp {
+    /// The gallery state.
+    public private(set) var model: GalleryModel
+    /// The mailbox other threads post to.
+    public let inbox: UIInbox<GalleryEvent>
+    /// Status-bar counters.
+    public var status = StatusInfo()
+    /// Milliseconds from reading each key to presenting its frame.
+    public private(set) var keyLatencies: [Double] = []
+    /// Frames presented.
+    public private(set) var framesPresented = 0
+
+    let screen: Screen
+    let source: CellImageSource
+    let painter: CellPainter
+    let composer: FrameComposer
+    let inputDescriptor: Int32
+    var decoder = InputDecoder()
+    var keys = KeyMap()
+    var images: [SlotID: Image] = [:]
+    var painted: [SlotID: (image: UInt64, cells: TermSize, painted: PaintedImage)] = [:]
+    var dirty = true
+    var repaintAll = true
+    var animation = FullViewAnimation()
+    var quitting = false
+    /// Options every bind carries (`.progressive` unless `--no-progressive`; `.refresh` with `--refresh`).
+    public var loadOptions: CellLoadOptions = [.progressive]
+    /// Milliseconds to wait for the rest of an escape sequence before a lone ESC counts as Esc.
+    public var escapeTimeout: Int32 = 30
+
+    /// Creates the loop. `inputDescriptor` is the terminal input (0).
+    public init(model: GalleryModel, screen: Screen, source: CellImageSource, painter: CellPainter,
+                theme: GalleryTheme = .colour, inputDescriptor: Int32 = 0, inbox: UIInbox<GalleryEvent>? = nil) throws(InboxError) {
+        self.model = model
+        self.screen = screen
+        self.source = source
+        self.painter = painter
+        self.composer = FrameComposer(theme: theme)
+        self.inputDescriptor = inputDescriptor
+        if let inbox {
+            self.inbox = inbox
+        } else {
+            self.inbox = try UIInbox<GalleryEvent>()
+        }
+    }
+
+    /// Runs until the user quits, stdin closes, or a quit signal or event arrives; then cancels every
+    /// load and restores the terminal.
+    public func run() {
+        inbox.claimOwnership()
+        model.resize(terminal: screen.size, cellPixels: screen.cellPixels)
+        apply(model.reconcile())
+        present()
+        while !quitting {
+            let busy = status.pendingCells > 0 || status.activeDownloads > 0
+            var timeout: Int32 = decoder.hasPending ? escapeTimeout : (busy ? 120 : 1000)
+            if let next = animation.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
+            var fds = [pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, 2, timeout)
+            if ready < 0 && errno != EINTR { break }
+            var inputAt: Double?
+            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+                inputAt = Self.now()
+                if !readInput() { quitting = true }
+            } else if ready == 0 && decoder.hasPending {
+                handle(keys.actions(for: decoder.flush(), at: Self.now()))
+            }
+            for event in screen.takeEvents() { handle(event) }
+            for event in inbox.drain() { handle(event) }
+            if status.pendingCells > 0 || status.activeDownloads > 0 {
+                // The spinner turns with time (one step per 120 ms), not with the number of events.
+                let phase = Int(Self.now() / 0.12)
+                if phase != status.spinnerPhase { status.spinnerPhase = phase; dirty = true }
+            }
+            apply(model.reconcile())
+            followAnimation()
+            if animation.tick(now: Self.now()) { dirty = true }
+            if dirty || repaintAll { present() }
+            if let inputAt { keyLatencies.append((Self.now() - inputAt) * 1000) }
+        }
+        source.cancelAll()
+        screen.close()
+    }
+
+    /// Reads what is available on the input; false at end of input.
+    func readInput() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(inputDescriptor, &buffer, buffer.count)
+        if count == 0 { return false }
+        if count < 0 { return errno == EINTR || errno == EAGAIN }
+        let events = decoder.feed(buffer[0..<count])
+        var actions = keys.actions(for: events, at: Self.now())
+        // Any key closes the help, even one without an action of its own.
+        if model.showingHelp, actions.isEmpty, events.contains(where: { if case .mouse = $0 { return false } else { return true } }) {
+            actions = [.back]
+        }
+        handle(actions)
+        return true
+    }
+
+    /// Applies user actions to the model.
+    func handle(_ actions: [GalleryAction]) {
+        for action in actions {
+            let outcome = model.perform(action)
+            if outcome.quit { quitting = true }
+            if outcome.redraw { repaintAll = true }
+            if outcome.changed { dirty = true }
+            for binding in outcome.refresh { bind(binding, options: [.refresh]) }
+        }
+    }
+
+    func handle(_ event: ScreenEvent) {
+        switch event {
+        case .resized:
+            let size = screen.updateSize()
+            model.resize(terminal: size, cellPixels: screen.cellPixels)
+            painted.removeAll()
+            animation.painted.removeAll()
+            repaintAll = true
+        case .quit: quitting = true
+        }
+    }
+
+    /// Applies one inbox event on the UI thread.
+    func handle(_ event: GalleryEvent) {
+        switch event {
+        case .quit: quitting = true
+        case .work(let work):
+            work()
+            dirty = true
+        case .status(let change):
+            change(&status)
+            dirty = true
+        case .cell(let slot, let generation, let update):
+            guard model.isCurrent(slot: slot, generation: generation), let binding = model.binding(of: slot) else { return }
+            dirty = true
+            switch update {
+            case .progress(let received, let expected):
+                if images[slot] == nil { model.setState(.progress(received: received, expected: expected), of: binding.index) }
+            case .partial(let image):
+                images[slot] = image
+                model.setState(.partial, of: binding.index)
+            case .final(let image, let details):
+                images[slot] = image
+                if details.origin == "memory" || details.origin == "disk" { status.cacheHits += 1 }
+                model.setState(.final, of: binding.index)
+                model.setInfo(of: binding.index, pixelSize: details.pixelSize, byteCount: details.byteCount, format: details.format, origin: details.origin)
+            case .failed(let message):
+                if case .failed = model.items[binding.index].state {} else { status.failures += 1 }
+                model.setState(.failure(message), of: binding.index)
+            case .notModified:
+                model.setState(.final, of: binding.index)
+            }
+            updatePendingCount()
+        }
+    }
+
+    /// Hands a model diff to the image source: cancels first, then binds (most important last, so a
+    /// LIFO queue starts it first), then prefetches.
+    func apply(_ diff: BindingDiff) {
+        guard !diff.isEmpty else { return }
+        for cancelled in diff.cancels {
+            source.cancel(slot: cancelled.slot)
+            images[cancelled.slot] = nil
+            painted[cancelled.slot] = nil
+        }
+        for request in diff.prefetchCancels { source.cancelPrefetch(request) }
+        for binding in diff.binds.reversed() { bind(binding, options: []) }
+        for request in diff.prefetchStarts where request.index < model.count {
+            source.prefetch(request, item: model.items[request.index])
+        }
+        dirty = true
+        updatePendingCount()
+    }
+
+    func bind(_ binding: SlotBinding, options: CellLoadOptions) {
+        guard binding.index < model.count else { return }
+        let inbox = self.inbox
+        let slot = binding.slot, generation = binding.generation
+        if options.contains(.refresh) { source.cancel(slot: slot) }
+        source.bind(slot: slot, item: model.items[binding.index], targetSize: binding.target, options: options.union(loadOptions)) { update in
+            inbox.post(.cell(slot: slot, generation: generation, update: update))
+        }
+    }
+
+    func updatePendingCount() {
+        status.pendingCells = model.bindings.filter { !model.items[$0.index].state.isSettled }.count
+    }
+
+    /// Plays the full view's image when it is animated.
+    func followAnimation() {
+        let slot = model.fullView.flatMap { model.binding(showing: $0)?.slot }
+        animation.follow(slot: slot, image: slot.flatMap { images[$0] }, now: Self.now())
+    }
+
+    /// The painted image for an item, from the per-slot cache when the image and size are unchanged;
+    /// the current frame when it is the full view's animation.
+    func picture(for binding: SlotBinding, image: Image, cells: TermSize) -> PaintedImage? {
+        if animation.slot == binding.slot, image.isAnimated {
+            if let cached = animation.painted[animation.frame], cached.cells.columns <= cells.columns, cached.cells.rows <= cells.rows {
+                return cached
+            }
+            let painted = painter.paint(animation.currentFrame(of: image), cells: cells, cellPixels: model.cellPixels)
+            animation.painted[animation.frame] = painted
+            return painted
+        }
+        if let cached = painted[binding.slot], cached.image == image.id, cached.cells == cells { return cached.painted }
+        guard let result = painter.paint(image, cells: cells, cellPixels: model.cellPixels) else { return nil }
+        painted[binding.slot] = (image.id, cells, result)
+        return result
+    }
+
+    /// Composes and shows a frame.
+    func present() {
+        let placements = Dictionary(model.placements.map { ($0.index, $0.image) }, uniquingKeysWith: { a, _ in a })
+        let frame = composer.compose(model, status: status) { index in
+            guard let binding = model.binding(showing: index), let image = images[binding.slot], let rect = placements[index] else { return nil }
+            return picture(for: binding, image: image, cells: TermSize(columns: rect.columns, rows: rect.rows))
+        }
+        screen.present(frame, repaintAll: repaintAll)
+        framesPresented += 1
+        dirty = false
+        repaintAll = false
+    }
+
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

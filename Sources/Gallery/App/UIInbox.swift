@@ -1,0 +1,81 @@
+import Foundation
+import Synchronization
+
+/// The UI thread's mailbox: any thread posts events; each post writes one byte to a wake pipe, which
+/// the frame loop polls together with stdin, so the UI thread sleeps until there is something to do.
+///
+/// ```swift
+/// let inbox = try UIInbox<GalleryEvent>()
+/// inbox.post(.status { $0.cacheHits += 1 })   // from any thread
+/// // UI thread: poll(inbox.wakeDescriptor) … then
+/// for event in inbox.drain() { … }
+/// ```
+public final class UIInbox<Event: Sendable>: Sendable {
+    private let queue = Mutex<[Event]>([])
+    private let owner = Mutex<pthread_t?>(nil)
+    /// The read end of the wake pipe (poll it for POLLIN).
+    public let wakeDescriptor: Int32
+    /// The write end of the wake pipe (also handed to signal handlers).
+    public let wakeWriteDescriptor: Int32
+
+    /// Creates the inbox and its non-blocking wake pipe.
+    public init() throws(InboxError) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw InboxError(errno: errno) }
+        for fd in fds {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+        wakeDescriptor = fds[0]
+        wakeWriteDescriptor = fds[1]
+    }
+
+    deinit {
+        close(wakeDescriptor)
+        close(wakeWriteDescriptor)
+    }
+
+    /// Records the calling thread as the UI thread (the frame loop calls this when it starts).
+    public func claimOwnership() {
+        let me = pthread_self()
+        owner.withLock { $0 = me }
+    }
+
+    /// Whether the calling thread is the UI thread that drains this inbox (a `UIExecutor`'s
+    /// `isCurrent`).
+    public var isOwnerThread: Bool {
+        let me = pthread_self()
+        return owner.withLock { $0.map { pthread_equal($0, me) != 0 } ?? false }
+    }
+
+    /// Queues `event` and wakes the UI thread. Safe from any thread; never blocks (a full pipe
+    /// already guarantees a wake-up).
+    public func post(_ event: Event) {
+        queue.withLock { $0.append(event) }
+        wake()
+    }
+
+    /// Wakes the UI thread without an event.
+    public func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWriteDescriptor, &byte, 1)
+    }
+
+    /// UI thread: empties the wake pipe and returns the queued events in posting order.
+    public func drain() -> [Event] {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while read(wakeDescriptor, &buffer, buffer.count) > 0 {}
+        return queue.withLock { events in
+            defer { events.removeAll(keepingCapacity: true) }
+            return events
+        }
+    }
+}
+
+/// The wake pipe could not be created.
+public struct InboxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The `errno` of `pipe()`.
+    public var errno: Int32
+    /// "cannot create the wake pipe (errno N)".
+    public var description: String { "cannot create the wake pipe (errno \(errno))" }
+}

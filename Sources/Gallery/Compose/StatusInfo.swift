@@ -1,0 +1,29 @@
+/// What the status bar reports besides the position: downloader activity and counters. Filled by the
+/// frame loop from downloader and cache events.
+public struct StatusInfo: Sendable, Hashable {
+    /// Transfers running now.
+    public var activeDownloads = 0
+    /// Transfers waiting for a slot.
+    public var queuedDownloads = 0
+    /// Images served from the memory or disk cache.
+    public var cacheHits = 0
+    /// Bytes received so far.
+    public var bytesReceived: Int64 = 0
+    /// Failed loads.
+    public var failures = 0
+    /// Visible cells still loading (shown when the downloader reports nothing itself).
+    public var pendingCells = 0
+    /// Advances while something is active (drives the spinner).
+    public var spinnerPhase = 0
+    /// A short note (sanitized when set), e.g. "2 bad lines in the list".
+    public var message: String?
+
+    /// Creates empty counters.
+    public init() {}
+
+    /// The spinner character for the current phase.
+    public var spinner: String {
+        let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+        return frames[((spinnerPhase % frames.count) + frames.count) % frames.count]
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Finds the bundled demo images (`assets/demo/`) next to the working directory or the executable.
+public enum DemoAssets {
+    /// File extensions of demo images.
+    static let extensions: Set<String> = ["jpg", "jpeg", "png", "gif", "webp"]
+
+    /// The demo folder, if found.
+    public static func directory() -> URL? {
+        var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("assets/demo")]
+        var dir = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<6 {
+            candidates.append(dir.appendingPathComponent("assets/demo"))
+            candidates.append(dir.appendingPathComponent("share/sdgallery/demo"))
+            dir.deleteLastPathComponent()
+        }
+        return candidates.first { url in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+    }
+
+    /// A list of every demo image (sorted by name), as local files.
+    public static func list() -> URLList? {
+        guard let dir = directory(),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return nil }
+        let images = names.filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+        guard !images.isEmpty else { return nil }
+        let entries = images.enumerated().map { index, name in
+            URLListEntry(line: index + 1, location: .file(path: dir.appendingPathComponent(name).path))
+        }
+        return URLList(entries: entries)
+    }
+}

@@ -1,0 +1,45 @@
+/// One decoded input event from the terminal.
+public enum InputEvent: Sendable, Hashable {
+    /// A character (printable, or a control character such as Ctrl-C = U+0003, Enter = U+000D).
+    case character(Unicode.Scalar)
+    /// A special key.
+    case key(SpecialKey)
+    /// A mouse event (SGR 1006 encoding), 0-based cell coordinates.
+    case mouse(MouseEvent)
+}
+
+/// Keys that are not characters.
+public enum SpecialKey: Sendable, Hashable {
+    /// Cursor keys.
+    case up, down, left, right
+    /// Paging and jumping keys.
+    case pageUp, pageDown, home, end
+    /// Other editing keys.
+    case insert, delete, backspace, enter, escape, tab
+}
+
+/// A mouse button press, release or wheel step.
+public struct MouseEvent: Sendable, Hashable {
+    /// Which button.
+    public enum Button: Sendable, Hashable { case left, middle, right, wheelUp, wheelDown, other }
+
+    /// The button.
+    public var button: Button
+    /// True for a press (or wheel step), false for a release.
+    public var pressed: Bool
+    /// True when the pointer moved with the button held (drag).
+    public var motion: Bool
+    /// 0-based column.
+    public var column: Int
+    /// 0-based row.
+    public var row: Int
+
+    /// Creates an event.
+    public init(button: Button, pressed: Bool, motion: Bool = false, column: Int, row: Int) {
+        self.button = button
+        self.pressed = pressed
+        self.motion = motion
+        self.column = column
+        self.row = row
+    }
+}

@@ -1,0 +1,66 @@
+import ImageCodecs
+
+/// What a load reports for a cell.
+public enum CellImageUpdate: Sendable {
+    /// Bytes received so far; `expected` nil when unknown.
+    case progress(received: Int64, expected: Int64?)
+    /// A progressive (partial) image, more to come.
+    case partial(Image)
+    /// The final image and what is known about it.
+    case final(Image, ImageDetails)
+    /// The load failed; the message is short (it is sanitized again before display).
+    case failed(String)
+    /// A refresh found the image unchanged (HTTP 304): keep what is shown.
+    case notModified
+}
+
+/// Facts about a loaded image, shown in captions and the full view.
+public struct ImageDetails: Sendable, Hashable {
+    /// The image's own pixel size (before any scaled decode).
+    public var pixelSize: PixelSize?
+    /// Encoded size in bytes.
+    public var byteCount: Int64?
+    /// Format name ("JPEG").
+    public var format: String?
+    /// Where it came from ("memory", "disk", "network", "file").
+    public var origin: String?
+
+    /// Creates details.
+    public init(pixelSize: PixelSize? = nil, byteCount: Int64? = nil, format: String? = nil, origin: String? = nil) {
+        self.pixelSize = pixelSize
+        self.byteCount = byteCount
+        self.format = format
+        self.origin = origin
+    }
+}
+
+/// How a slot wants its image.
+public struct CellLoadOptions: OptionSet, Sendable, Hashable {
+    /// The raw bits.
+    public let rawValue: Int
+    /// Creates options from bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    /// Revalidate a cached entry (`r` / `R`): deliver the cached image, then the new one or `.notModified`.
+    public static let refresh = CellLoadOptions(rawValue: 1 << 0)
+    /// Show progressive renders while bytes arrive.
+    public static let progressive = CellLoadOptions(rawValue: 1 << 1)
+}
+
+/// The seam between the gallery and whatever loads images (the ImageManager/ImageSlot binding in the
+/// full product; `LocalFileImageSource` here). Called on the UI thread only. Updates may be delivered
+/// on any thread; the frame loop posts them to its inbox and drops those of a slot that was cancelled
+/// or rebound since (generation check), so an implementation may deliver late without harm.
+public protocol CellImageSource: AnyObject {
+    /// Starts loading `item` for `slot`, to fit `targetSize`, at high priority (visible). A slot is
+    /// bound to one load at a time: the frame loop always cancels before rebinding.
+    func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: CellLoadOptions,
+              onUpdate: @escaping @Sendable (CellImageUpdate) -> Void)
+    /// Cancels the slot's load; no further update is needed (any that arrives is dropped).
+    func cancel(slot: SlotID)
+    /// Warms the cache for an item that will soon be visible, at low priority.
+    func prefetch(_ request: PrefetchRequest, item: GalleryItem)
+    /// Cancels a prefetch (the user turned around).
+    func cancelPrefetch(_ request: PrefetchRequest)
+    /// Cancels everything (on quit).
+    func cancelAll()
+}

@@ -1,0 +1,53 @@
+import ImageCodecs
+
+/// One image of the gallery: its list entry, what its cell shows, and what is known about it.
+public struct GalleryItem: Sendable, Hashable {
+    /// The list entry (location, title, line).
+    public var entry: URLListEntry
+    /// The cell's state.
+    public var state: CellState = .placeholder
+    /// The image's own pixel size, once known.
+    public var pixelSize: PixelSize?
+    /// The encoded size in bytes, once known.
+    public var byteCount: Int64?
+    /// The format name ("JPEG", "PNG"…), once known.
+    public var format: String?
+    /// Where the image came from ("memory", "disk", "network", "file"), once known.
+    public var origin: String?
+
+    /// Creates an item in the placeholder state.
+    public init(entry: URLListEntry) {
+        self.entry = entry
+    }
+
+    /// Caption title: the entry's title or file name (sanitized).
+    public var title: String { entry.displayName }
+
+    /// Caption details: "1600×1200 · 245 KB", the progress percentage, or the error.
+    public var details: String {
+        var parts: [String] = []
+        if let pixelSize { parts.append(pixelSize.description) }
+        if let byteCount { parts.append(Self.formatBytes(byteCount)) }
+        switch state {
+        case .placeholder: if parts.isEmpty { parts.append("waiting") }
+        case .progress(let received, let expected):
+            if let expected, expected > 0 {
+                parts.append("\(Int((Double(received) / Double(expected) * 100).rounded(.down)))%")
+            } else {
+                parts.append(Self.formatBytes(received))
+            }
+        case .partial: parts.append("loading")
+        case .final: break
+        case .failed(let message): return message
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    /// "512 B", "12 KB", "3.4 MB".
+    public static func formatBytes(_ count: Int64) -> String {
+        if count < 1024 { return "\(count) B" }
+        if count < 1024 * 1024 { return "\((count + 512) / 1024) KB" }
+        let tenths = (count * 10 + 512 * 1024) / (1024 * 1024)
+        return "\(tenths / 10).\(tenths % 10) MB"
+    }
+}

@@ -1,0 +1,74 @@
+import ImageCodecs
+
+/// A terminal size in character cells.
+public struct TermSize: Sendable, Hashable, CustomStringConvertible {
+    /// Width in columns.
+    public var columns: Int
+    /// Height in rows.
+    public var rows: Int
+
+    /// Creates a size; negative values count as 0.
+    public init(columns: Int, rows: Int) {
+        self.columns = max(0, columns)
+        self.rows = max(0, rows)
+    }
+
+    /// "80×24".
+    public var description: String { "\(columns)×\(rows)" }
+}
+
+/// A rectangle of character cells, 0-based from the top-left of the screen.
+public struct CellRect: Sendable, Hashable, CustomStringConvertible {
+    /// Leftmost column.
+    public var column: Int
+    /// Top row.
+    public var row: Int
+    /// Width in columns.
+    public var columns: Int
+    /// Height in rows.
+    public var rows: Int
+
+    /// Creates a rectangle; negative sizes count as 0.
+    public init(column: Int, row: Int, columns: Int, rows: Int) {
+        self.column = column
+        self.row = row
+        self.columns = max(0, columns)
+        self.rows = max(0, rows)
+    }
+
+    /// The empty rectangle at the origin.
+    public static let zero = CellRect(column: 0, row: 0, columns: 0, rows: 0)
+
+    /// Whether the rectangle covers no cell.
+    public var isEmpty: Bool { columns == 0 || rows == 0 }
+
+    /// One past the last row.
+    public var maxRow: Int { row + rows }
+
+    /// One past the last column.
+    public var maxColumn: Int { column + columns }
+
+    /// Whether (column, row) lies inside.
+    public func contains(column c: Int, row r: Int) -> Bool {
+        c >= column && c < maxColumn && r >= row && r < maxRow
+    }
+
+    /// Whether the two rectangles share a cell.
+    public func intersects(_ other: CellRect) -> Bool {
+        !isEmpty && !other.isEmpty && column < other.maxColumn && other.column < maxColumn
+            && row < other.maxRow && other.row < maxRow
+    }
+
+    /// Whether `other` lies entirely inside this rectangle.
+    public func covers(_ other: CellRect) -> Bool {
+        other.column >= column && other.row >= row && other.maxColumn <= maxColumn && other.maxRow <= maxRow
+    }
+
+    /// The pixel size of this rectangle for a cell of `cellPixels`.
+    public func pixelSize(cellPixels: PixelSize) -> PixelSize {
+        PixelSize(width: min(16_384, columns * cellPixels.width), height: min(16_384, rows * cellPixels.height))
+    }
+
+    /// "C×R at (col,row)".
+    public var description: String { "\(columns)×\(rows) at (\(column),\(row))" }
+}

@@ -1,0 +1,84 @@
+/// The one place where text from outside (list files, URLs, titles, network error messages) is made
+/// safe and measured for the terminal. Everything shown on screen that did not come from a literal in
+/// this program goes through `sanitize` first.
+///
+/// ```swift
+/// let caption = TerminalText.fit(TerminalText.sanitize(title), width: 20)
+/// ```
+public enum TerminalText {
+    /// Removes every character a terminal could interpret: C0 controls (ESC, CR, LF, TAB, BEL…), DEL,
+    /// C1 controls (including the 8-bit CSI 0x9B), line/paragraph separators and bidi overrides.
+    /// Invalid UTF-8 has already become U+FFFD when the text was decoded, which is kept (it is printable).
+    public static func sanitize(_ text: some StringProtocol) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !isUnsafe(scalar) { scalars.append(scalar) }
+        return String(scalars)
+    }
+
+    /// Decodes bytes as UTF-8 (invalid sequences become U+FFFD) and sanitizes them.
+    public static func sanitize(bytes: some Collection<UInt8>) -> String {
+        sanitize(String(decoding: Array(bytes), as: UTF8.self))
+    }
+
+    /// Whether `scalar` must never reach the terminal.
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v < 0x20 || (v >= 0x7F && v < 0xA0) || v == 0x2028 || v == 0x2029
+            || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F
+            || v == 0xFEFF
+    }
+
+    /// How many terminal columns `scalar` occupies: 0 for combining marks and zero-width characters,
+    /// 2 for East Asian wide/fullwidth characters and emoji presentation, else 1.
+    public static func width(of scalar: Unicode.Scalar) -> Int {
+        let v = scalar.value
+        if isUnsafe(scalar) { return 0 }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .format: return 0
+        default: break
+        }
+        if v == 0x200B || (0xFE00...0xFE0F).contains(v) { return 0 }
+        if scalar.properties.isEmojiPresentation { return 2 }
+        if (0x1100...0x115F).contains(v) || (0x2E80...0x303E).contains(v) || (0x3041...0x33FF).contains(v)
+            || (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xA000...0xA4CF).contains(v)
+            || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v)
+            || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v) || (0x20000...0x3FFFD).contains(v) {
+            return 2
+        }
+        return 1
+    }
+
+    /// Display width of a (sanitized) string in columns.
+    public static func width(of text: some StringProtocol) -> Int {
+        text.unicodeScalars.reduce(0) { $0 + width(of: $1) }
+    }
+
+    /// Cuts `text` to at most `width` columns, ending with "…" when something was cut. Never splits a
+    /// wide character across the limit.
+    public static func fit(_ text: some StringProtocol, width limit: Int) -> String {
+        guard limit > 0 else { return "" }
+        if width(of: text) <= limit { return String(text) }
+        var out = String.UnicodeScalarView()
+        var used = 0
+        for scalar in text.unicodeScalars {
+            let w = width(of: scalar)
+            if used + w > limit - 1 { break }
+            out.append(scalar)
+            used += w
+        }
+        return String(out) + "…"
+    }
+
+    /// `text` fitted to `width` columns, then padded with spaces to exactly `width` columns.
+    public static func pad(_ text: some StringProtocol, width limit: Int) -> String {
+        let fitted = fit(text, width: limit)
+        return fitted + String(repeating: " ", count: max(0, limit - width(of: fitted)))
+    }
+
+    /// `text` fitted and centred in `width` columns (padding on both sides).
+    public static func center(_ text: some StringProtocol, width limit: Int) -> String {
+        let fitted = fit(text, width: limit)
+        let spare = max(0, limit - width(of: fitted))
+        return String(repeating: " ", count: spare / 2) + fitted + String(repeating: " ", count: spare - spare / 2)
+    }
+}

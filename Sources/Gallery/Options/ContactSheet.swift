@@ -1,0 +1,126 @@
+import Foundation
+import ImageCodecs
+
+/// `--print` (and the non-tty mode): a one-shot contact sheet written to an output, images as
+/// half-blocks with captions under them, row after row; or, for terminals without colours
+/// (`TERM=dumb`), captions only. Exits when every image is final.
+public struct ContactSheet: Sendable {
+    /// Output width in columns.
+    public var width: Int
+    /// Fixed number of columns (`--columns`).
+    public var columns: Int?
+    /// Pixel size of one cell.
+    public var cellPixels: PixelSize
+    /// Colour depth; nil for plain text (no escape sequences at all).
+    public var depth: ColorChoice?
+
+    /// Creates a sheet.
+    public init(width: Int, columns: Int? = nil, cellPixels: PixelSize = PixelSize(width: 8, height: 16), depth: ColorChoice?) {
+        self.width = max(1, width)
+        self.columns = columns
+        self.cellPixels = cellPixels
+        self.depth = depth
+    }
+
+    /// Loads, paints and writes every entry, one grid row at a time (a row's images decode in
+    /// parallel). Returns the number of entries that failed.
+    @discardableResult
+    public func render(_ entries: [URLListEntry],
+                       load: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure> = GalleryComponents.standard.loadForPrint,
+                       write: (String) -> Void) -> Int {
+        let layout = GalleryLayout(mode: .grid, terminal: TermSize(columns: width, rows: 10_000), cellPixels: cellPixels, columnsOverride: columns)
+        let imageRows = depth == nil ? 0 : min(layout.imageRows, max(1, layout.cellWidth))
+        let target = CellRect(column: 0, row: 0, columns: layout.cellWidth, rows: imageRows).pixelSize(cellPixels: cellPixels)
+        let painter = HalfBlockPainter(depth: depth ?? .truecolor)
+        var failures = 0
+        var start = 0
+        while start < entries.count {
+            let row = Array(entries[start..<min(entries.count, start + layout.columns)])
+            let results = ContactSheet.loadAll(row, target: depth == nil ? nil : target, load: load)
+            var items: [GalleryItem] = []
+            var pictures: [PaintedImage?] = []
+            for (entry, result) in zip(row, results) {
+                var item = GalleryItem(entry: entry)
+                switch result {
+                case .success(let (image, details)):
+                    item.state = .final
+                    item.pixelSize = details.pixelSize
+                    item.byteCount = details.byteCount
+                    pictures.append(imageRows > 0 ? painter.paint(image, cells: TermSize(columns: layout.cellWidth, rows: imageRows), cellPixels: cellPixels) : nil)
+                case .failure(let failure):
+                    item.state = .failure(failure.message)
+                    failures += 1
+                    pictures.append(nil)
+                }
+                items.append(item)
+            }
+            write(lines(items: items, pictures: pictures, layout: layout, imageRows: imageRows).joined(separator: "\n") + "\n")
+            start += layout.columns
+        }
+        return failures
+    }
+
+    /// The text lines of one grid row.
+    func lines(items: [GalleryItem], pictures: [PaintedImage?], layout: GalleryLayout, imageRows: Int) -> [String] {
+        let margin = String(repeating: " ", count: layout.leftMargin)
+        let gap = String(repeating: " ", count: layout.gap)
+        var out: [String] = []
+        for r in 0..<imageRows {
+            var line = margin
+            for (column, picture) in pictures.enumerated() {
+                if column > 0 { line += gap }
+                guard let picture else {
+                    line += String(repeating: " ", count: layout.cellWidth)
+                    continue
+                }
+                let top = (imageRows - picture.cells.rows) / 2
+                let left = (layout.cellWidth - picture.cells.columns) / 2
+                if r >= top, r - top < picture.rows.count {
+                    line += String(repeating: " ", count: left) + String(decoding: picture.rows[r - top], as: UTF8.self)
+                    line += String(repeating: " ", count: layout.cellWidth - left - picture.cells.columns)
+                } else {
+                    line += String(repeating: " ", count: layout.cellWidth)
+                }
+            }
+            out.append(line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
+        }
+        let titles = items.map { TerminalText.pad($0.title, width: layout.cellWidth) }
+        let details = items.map { TerminalText.pad(($0.state.isSettled && $0.state != .final ? "✗ " : "") + $0.details, width: layout.cellWidth) }
+        for captionLine in [titles, details] {
+            let joined = margin + captionLine.joined(separator: gap)
+            out.append(joined.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
+        }
+        out.append("")
+        return out
+    }
+
+    /// Loads entries in parallel with `load`.
+    static func loadAll(_ entries: [URLListEntry], target: PixelSize?,
+                        load: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>) -> [Result<(Image, ImageDetails), LoadFailure>] {
+        let results = ResultBox(count: entries.count)
+        DispatchQueue.concurrentPerform(iterations: entries.count) { index in
+            results.set(index, load(entries[index], target))
+        }
+        return results.values
+    }
+}
+
+/// Collects parallel results. `@unchecked Sendable`: `storage` is only touched under `lock`.
+final class ResultBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Result<(Image, ImageDetails), LoadFailure>]
+
+    init(count: Int) { storage = Array(repeating: .failure(LoadFailure(message: "not loaded")), count: count) }
+
+    func set(_ index: Int, _ value: Result<(Image, ImageDetails), LoadFailure>) {
+        lock.lock()
+        storage[index] = value
+        lock.unlock()
+    }
+
+    var values: [Result<(Image, ImageDetails), LoadFailure>] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}

@@ -1,0 +1,107 @@
+import CNcurses
+import Foundation
+import ImageCodecs
+
+/// Runs the product from parsed options: the interactive gallery, the contact sheet (`--print` or a
+/// non-tty stdout), the probe or the demo. Returns the exit status (0 success, 1 runtime error;
+/// argument errors, status 2, are the command parser's).
+public enum GalleryRunner {
+    /// Runs and returns the exit status. `components` supplies the image source, painter, probe and
+    /// demo; `stderr` receives messages (diagnostics, errors, stats).
+    public static func run(_ options: GalleryOptions, components: GalleryComponents = .standard,
+                           stdout: (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) },
+                           stderr: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        if options.probe {
+            stdout(components.probeReport() + "\n")
+            return 0
+        }
+        if options.clearCache {
+            if let problem = components.clearCache(options) { stderr("sdgallery: --clear-cache: \(problem)\n") }
+            if options.listPath == nil && !options.demo { return 0 }
+        }
+        let list: URLList
+        if options.demo {
+            // With the network layer wired, `components.demoList` starts `DemoServer` over
+            // `DemoAssets.directory()` at `options.demoRate` and returns its `list` (http URLs).
+            guard let demo = components.demoList(options) else {
+                stderr("sdgallery: the demo images (assets/demo) were not found\n")
+                return 1
+            }
+            list = demo
+        } else if let path = options.listPath {
+            do {
+                list = try URLList.load(path: path)
+            } catch {
+                stderr("sdgallery: \(error.description)\n")
+                return 1
+            }
+        } else {
+            stderr("sdgallery: no list given\n")
+            return 1
+        }
+        for diagnostic in list.diagnostics.prefix(20) { stderr("sdgallery: \(diagnostic.description)\n") }
+        if list.diagnostics.count > 20 { stderr("sdgallery: … and \(list.diagnostics.count - 20) more bad lines\n") }
+        guard !list.entries.isEmpty else {
+            stderr("sdgallery: no usable entries in the list\n")
+            return 1
+        }
+        let dumb = (environment["TERM"] ?? "dumb").isEmpty || environment["TERM"] == "dumb"
+        // Not a terminal, or one curses cannot drive (TERM=dumb or unset): the one-shot sheet.
+        if options.printSheet || sdg_curses_isatty(1) == 0 || dumb {
+            let env = TerminalEnvironment.current()
+            let sheet = ContactSheet(width: env.columns ?? 80, columns: options.columns, cellPixels: env.cellPixels,
+                                     depth: dumb && options.colors == nil ? nil : (options.colors ?? env.colorDepth))
+            sheet.render(list.entries, load: components.loadForPrint, write: stdout)
+            return 0
+        }
+        if options.listPath == "-" && sdg_curses_isatty(0) == 0 && sdg_curses_stdin_from_tty() != 0 {
+            stderr("sdgallery: no terminal to read keys from (list came through stdin)\n")
+            return 1
+        }
+        let unwired = options.unwiredOptions
+        if !unwired.isEmpty {
+            stderr("sdgallery: note: \(unwired.joined(separator: ", ")) accepted but not used by this build yet\n")
+        }
+        return interactive(options, list: list, components: components, stderr: stderr)
+    }
+
+    static func interactive(_ options: GalleryOptions, list: URLList, components: GalleryComponents, stderr: (String) -> Void) -> Int32 {
+        let env = TerminalEnvironment.current()
+        let screen: CursesScreen
+        do {
+            screen = try CursesScreen(synchronizedOutput: components.synchronizedOutput(env))
+        } catch {
+            stderr("sdgallery: \(error.description)\n")
+            return 1
+        }
+        let inbox: UIInbox<GalleryEvent>
+        do {
+            inbox = try UIInbox<GalleryEvent>()
+        } catch {
+            screen.close()
+            stderr("sdgallery: \(error.description)\n")
+            return 1
+        }
+        screen.installSignalHandlers(wakeDescriptor: inbox.wakeWriteDescriptor)
+        var model = GalleryModel(items: list.entries.map(GalleryItem.init), terminal: screen.size, cellPixels: screen.cellPixels,
+                                 mode: options.viewMode, columnsOverride: options.columns)
+        model.prefetchScreens = 1
+        guard let app = try? GalleryApp(model: model, screen: screen, source: components.makeSource(options, inbox),
+                                        painter: components.makePainter(options, env), theme: screen.hasColors ? .colour : .monochrome,
+                                        inbox: inbox) else {
+            screen.close()
+            return 1
+        }
+        if !list.diagnostics.isEmpty {
+            app.status.message = "\(list.diagnostics.count) bad line\(list.diagnostics.count == 1 ? "" : "s") in the list"
+        }
+        if let note = components.startupNote(options) { app.status.message = note }
+        app.loadOptions = options.noProgressive ? [] : [.progressive]
+        if options.refresh { app.loadOptions.insert(.refresh) }
+        let started = GalleryApp.now()
+        app.run()
+        if options.stats { stderr(GalleryStats(app: app, started: started).report + "\n") }
+        return 0
+    }
+}

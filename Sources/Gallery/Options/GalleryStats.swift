@@ -1,0 +1,46 @@
+/// The `--stats` report printed on exit.
+public struct GalleryStats: Sendable {
+    /// Frames drawn.
+    public var frames: Int
+    /// Keys handled.
+    public var keys: Int
+    /// 95th percentile key-to-frame time in milliseconds.
+    public var keyToFrameP95: Double?
+    /// Status counters at exit.
+    public var status: StatusInfo
+    /// Seconds the gallery ran.
+    public var seconds: Double
+
+    /// Collects the figures of a finished app.
+    public init(app: GalleryApp, started: Double) {
+        frames = app.framesPresented
+        keys = app.keyLatencies.count
+        keyToFrameP95 = GalleryStats.percentile(app.keyLatencies, 0.95)
+        status = app.status
+        seconds = GalleryApp.now() - started
+    }
+
+    /// The p-th percentile (nearest rank) of `values`.
+    public static func percentile(_ values: [Double], _ p: Double) -> Double? {
+        guard !values.isEmpty else { return nil }
+        let sorted = values.sorted()
+        let rank = Int((p * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[min(sorted.count - 1, max(0, rank))]
+    }
+
+    /// Lines of "name value".
+    public var report: String {
+        let p95 = keyToFrameP95.map { String(Int(($0 * 10).rounded()) / 10) + "." + String(Int(($0 * 10).rounded()) % 10) + " ms" } ?? "-"
+        return [
+            "sdgallery stats",
+            "  run time          \(Int(seconds.rounded())) s",
+            "  frames            \(frames)",
+            "  keys              \(keys)",
+            "  key-to-frame p95  \(p95)",
+            "  bytes received    \(GalleryItem.formatBytes(status.bytesReceived))",
+            "  cache hits        \(status.cacheHits)",
+            "  failures          \(status.failures)",
+            "  (download counters need the network layer)",
+        ].joined(separator: "\n")
+    }
+}

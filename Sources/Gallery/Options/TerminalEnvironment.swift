@@ -1,0 +1,66 @@
+import CNcurses
+import Foundation
+import ImageCodecs
+
+/// What the environment and `TIOCGWINSZ` say about the terminal, without writing a query. The full
+/// probe (XTVERSION, DA1, kitty, CSI 16 t) is TerminalGraphics' and replaces this when wired.
+public struct TerminalEnvironment: Sendable, Hashable {
+    /// TERM.
+    public var term: String?
+    /// COLORTERM.
+    public var colorTerm: String?
+    /// TERM_PROGRAM.
+    public var termProgram: String?
+    /// Inside tmux.
+    public var inTmux: Bool
+    /// Columns of stdout's terminal, or $COLUMNS.
+    public var columns: Int?
+    /// Rows of stdout's terminal, or $LINES.
+    public var rows: Int?
+    /// Cell pixel size from TIOCGWINSZ when sane, else 8×16.
+    public var cellPixels: PixelSize
+    /// Whether the cell size came from the terminal.
+    public var cellPixelsMeasured: Bool
+
+    /// Reads the environment and stdout's window size.
+    public static func current() -> TerminalEnvironment {
+        let env = ProcessInfo.processInfo.environment
+        var rows: Int32 = 0, cols: Int32 = 0, xpixel: Int32 = 0, ypixel: Int32 = 0
+        let ok = sdg_curses_winsize(1, &rows, &cols, &xpixel, &ypixel) == 0 && rows > 0 && cols > 0
+        let measured = ok && xpixel >= 2 * cols && ypixel >= 4 * rows
+        return TerminalEnvironment(
+            term: env["TERM"], colorTerm: env["COLORTERM"], termProgram: env["TERM_PROGRAM"], inTmux: env["TMUX"] != nil,
+            columns: ok ? Int(cols) : env["COLUMNS"].flatMap(Int.init), rows: ok ? Int(rows) : env["LINES"].flatMap(Int.init),
+            cellPixels: measured ? PixelSize(width: Int(xpixel / cols), height: Int(ypixel / rows)) : PixelSize(width: 8, height: 16),
+            cellPixelsMeasured: measured)
+    }
+
+    /// Colour depth the environment suggests.
+    public var colorDepth: ColorChoice {
+        let ct = (colorTerm ?? "").lowercased()
+        if ct == "truecolor" || ct == "24bit" || inTmux { return .truecolor }
+        if (term ?? "").contains("256color") || term == "xterm" { return .palette256 }
+        if term == "linux" || term == "vt100" || term == "vt220" || term == "screen" { return .basic16 }
+        return .truecolor
+    }
+
+    /// Whether frames can be wrapped in synchronized output (mode 2026) without a probe.
+    public var supportsSynchronizedOutput: Bool {
+        let program = (termProgram ?? "").lowercased()
+        let t = (term ?? "").lowercased()
+        return ["wezterm", "kitty", "iterm.app", "vscode", "ghostty"].contains(program) || t.contains("kitty") || t.contains("foot") || t.contains("ghostty")
+    }
+
+    /// The `--probe` text.
+    public var report: String {
+        [
+            "terminal      \(TerminalText.sanitize(term ?? "(unset)"))\(termProgram.map { " (\(TerminalText.sanitize($0)))" } ?? "")",
+            "size          \(columns.map(String.init) ?? "?")×\(rows.map(String.init) ?? "?") cells",
+            "cell size     \(cellPixels) px\(cellPixelsMeasured ? "" : " (assumed)")",
+            "colours       \(colorDepth.rawValue)",
+            "tmux          \(inTmux ? "yes" : "no")",
+            "sync output   \(supportsSynchronizedOutput ? "yes" : "no")",
+            "graphics      half-blocks (sixel/kitty detection needs the TerminalGraphics probe)",
+        ].joined(separator: "\n")
+    }
+}

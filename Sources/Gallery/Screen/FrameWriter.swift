@@ -1,0 +1,104 @@
+/// The one writer of image bytes to the terminal. Curses draws the text of a frame; then this writer
+/// emits the image placements that are new, changed, or were overwritten by text: save cursor, move,
+/// write, restore, all inside synchronized output (`CSI ?2026h … CSI ?2026l`) when the terminal
+/// supports it. Never on the last row (a sixel there would scroll the screen). Pure: it returns bytes
+/// and a plan; the screen does the I/O.
+public struct FrameWriter: Sendable {
+    /// What to do for one frame.
+    public struct Plan: Sendable, Hashable {
+        /// Rows the terminal must rewrite from the text grid because an image left them (curses
+        /// `wredrawln`): the text layer does not know the image was there.
+        public var staleRows: [Int] = []
+        /// Placements to write after the text, in order.
+        public var emit: [BitmapPlacement] = []
+        /// Placements that went away and carry `erase` bytes (kitty): their erase bytes are written
+        /// before `emit`.
+        public var erased: [BitmapPlacement] = []
+    }
+
+    /// Wrap frames in synchronized-output mode 2026.
+    public var synchronizedOutput: Bool
+    /// The placements currently on the terminal.
+    public private(set) var shown: [BitmapPlacement] = []
+
+    /// Creates a writer.
+    public init(synchronizedOutput: Bool = false) {
+        self.synchronizedOutput = synchronizedOutput
+    }
+
+    /// Plans the next frame. `changedRows` are the rows whose text changed since the previous frame:
+    /// curses may rewrite or clear any part of such a row (ncurses clears to the start or end of a line
+    /// when that is cheaper), so every image on them is written again.
+    public mutating func plan(_ next: [BitmapPlacement], terminal: TermSize, repaintAll: Bool,
+                              changedRows: Set<Int>) -> Plan {
+        let usable = next.filter { p in
+            !p.rect.isEmpty && p.rect.column >= 0 && p.rect.row >= 0
+                && p.rect.maxRow <= terminal.rows - 1 && p.rect.maxColumn <= terminal.columns
+        }
+        var plan = Plan()
+        var stale = Set<Int>()
+        for old in shown where !usable.contains(old) {
+            if !old.image.erase.isEmpty { plan.erased.append(old) }
+            // The image left (or shrank): the text layer must rewrite its rows.
+            if !usable.contains(where: { $0.rect.covers(old.rect) }) {
+                for row in old.rect.row..<old.rect.maxRow { stale.insert(row) }
+            }
+        }
+        plan.staleRows = stale.sorted()
+        for placement in usable {
+            let rows = placement.rect.row..<placement.rect.maxRow
+            if repaintAll || !shown.contains(placement) || rows.contains(where: { stale.contains($0) || changedRows.contains($0) }) {
+                plan.emit.append(placement)
+            }
+        }
+        shown = usable
+        return plan
+    }
+
+    /// Forgets what is on the terminal (after a clear).
+    public mutating func reset() { shown = [] }
+
+    /// The rows that differ between two grids (all rows when the sizes differ).
+    public static func changedRows(from old: CellGrid?, to new: CellGrid) -> Set<Int> {
+        guard let old, old.size == new.size else { return Set(0..<new.size.rows) }
+        var rows = Set<Int>()
+        let width = new.size.columns
+        for row in 0..<new.size.rows where old.cells[(row * width)..<((row + 1) * width)] != new.cells[(row * width)..<((row + 1) * width)] {
+            rows.insert(row)
+        }
+        return rows
+    }
+
+    /// Bytes that start a frame (synchronized output on).
+    public var frameStart: [UInt8] { synchronizedOutput ? Array("\u{1B}[?2026h".utf8) : [] }
+    /// Bytes that end a frame (synchronized output off).
+    public var frameEnd: [UInt8] { synchronizedOutput ? Array("\u{1B}[?2026l".utf8) : [] }
+
+    /// The bytes that write `placements`: save cursor, the erase bytes of `erased`, then for each
+    /// placement: move and write (text kinds row by row), reset attributes; restore cursor. Empty when
+    /// there is nothing to write.
+    public static func bytes(for placements: [BitmapPlacement], erasing erased: [BitmapPlacement] = []) -> [UInt8] {
+        guard !placements.isEmpty || !erased.isEmpty else { return [] }
+        var out: [UInt8] = Array("\u{1B}7".utf8)
+        for gone in erased { out += gone.image.erase }
+        for placement in placements {
+            if placement.image.rows.isEmpty {
+                out += cursorPosition(row: placement.rect.row, column: placement.rect.column)
+                out += placement.image.bytes
+            } else {
+                for (offset, line) in placement.image.rows.enumerated() where offset < placement.rect.rows {
+                    out += cursorPosition(row: placement.rect.row + offset, column: placement.rect.column)
+                    out += line
+                }
+            }
+            out += Array("\u{1B}[0m".utf8)
+        }
+        out += Array("\u{1B}8".utf8)
+        return out
+    }
+
+    /// `CSI row;col H` for a 0-based position.
+    public static func cursorPosition(row: Int, column: Int) -> [UInt8] {
+        Array("\u{1B}[\(row + 1);\(column + 1)H".utf8)
+    }
+}

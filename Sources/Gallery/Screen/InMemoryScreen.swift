@@ -1,0 +1,54 @@
+import ImageCodecs
+
+/// A `Screen` that keeps what it is shown, for tests: every frame, the writer's plans and bytes.
+public final class InMemoryScreen: Screen {
+    /// The size reported (change it, then the app's resize path reads it through `updateSize`).
+    public var size: TermSize
+    /// The cell pixel size reported.
+    public var cellPixels: PixelSize
+    /// Every frame presented, in order.
+    public private(set) var frames: [Frame] = []
+    /// The writer's plan for each frame.
+    public private(set) var plans: [FrameWriter.Plan] = []
+    /// The placement bytes written for each frame.
+    public private(set) var written: [[UInt8]] = []
+    /// Whether `close()` was called.
+    public private(set) var closed = false
+    private var writer = FrameWriter()
+
+    /// Creates a screen of `size`.
+    public init(size: TermSize, cellPixels: PixelSize = PixelSize(width: 8, height: 16)) {
+        self.size = size
+        self.cellPixels = cellPixels
+    }
+
+    /// Records the frame and what the frame writer would emit.
+    public func present(_ frame: Frame, repaintAll: Bool) {
+        let changed = FrameWriter.changedRows(from: frames.last?.grid, to: frame.grid)
+        let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll, changedRows: changed)
+        frames.append(frame)
+        plans.append(plan)
+        written.append(FrameWriter.bytes(for: plan.emit, erasing: plan.erased))
+    }
+
+    /// Returns `size`.
+    public func updateSize() -> TermSize { size }
+
+    /// Events the next `takeEvents()` returns (tests queue resizes and quits here).
+    public var queuedEvents: [ScreenEvent] = []
+
+    /// Returns and clears `queuedEvents`.
+    public func takeEvents() -> [ScreenEvent] {
+        defer { queuedEvents.removeAll() }
+        return queuedEvents
+    }
+
+    /// Marks the screen closed.
+    public func close() { closed = true }
+
+    /// The text of the last frame, one string per row.
+    public var lines: [String] {
+        guard let grid = frames.last?.grid else { return [] }
+        return (0..<grid.size.rows).map { grid.line($0) }
+    }
+}

@@ -1,0 +1,43 @@
+/// A line of a list that could not be used. The rest of the list still loads.
+public struct URLListDiagnostic: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Why a line was rejected.
+    public enum Problem: Error, Sendable, Hashable {
+        /// A URL with a scheme other than http, https or file (e.g. `ftp`, `javascript`).
+        case unsupportedScheme(String)
+        /// Text that does not parse as a URL (or an http(s) URL without a host).
+        case malformedURL
+        /// The URL contains control characters or whitespace that cannot be part of it.
+        case controlCharacters
+        /// The line is longer than `URLList.maximumLineLength`.
+        case lineTooLong(Int)
+        /// A `file://` URL naming another host.
+        case remoteFileURL(host: String)
+    }
+
+    /// 1-based line number.
+    public var line: Int
+    /// What went wrong.
+    public var problem: Problem
+    /// The offending text, sanitized and cut to 80 columns (safe to print).
+    public var text: String
+
+    /// Creates a diagnostic; `text` is sanitized and shortened here.
+    public init(line: Int, problem: Problem, text: some StringProtocol) {
+        self.line = line
+        self.problem = problem
+        self.text = TerminalText.fit(TerminalText.sanitize(text), width: 80)
+    }
+
+    /// "line 3: unsupported scheme 'ftp': ftp://x/y".
+    public var description: String {
+        let what: String
+        switch problem {
+        case .unsupportedScheme(let scheme): what = "unsupported scheme '\(TerminalText.sanitize(scheme))'"
+        case .malformedURL: what = "not a valid URL or path"
+        case .controlCharacters: what = "control characters in URL"
+        case .lineTooLong(let n): what = "line too long (\(n) bytes)"
+        case .remoteFileURL(let host): what = "file URL on another host '\(TerminalText.sanitize(host))'"
+        }
+        return "line \(line): \(what): \(text)"
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import ImageCodecs
+import Testing
+@testable import Gallery
+
+@Suite struct FrameComposerTests {
+    let composer = FrameComposer()
+
+    @Test func gridShowsCaptionsPlaceholdersProgressErrorsAndStatus() {
+        var model = makeModel(count: 40)
+        model.setState(.progress(received: 50, expected: 100), of: 1)
+        model.setState(.failure("404 Not Found"), of: 2)
+        model.setInfo(of: 3, pixelSize: PixelSize(width: 640, height: 480), byteCount: 2048)
+        var status = StatusInfo()
+        status.activeDownloads = 2
+        status.queuedDownloads = 5
+        status.bytesReceived = 3 * 1024 * 1024
+        let frame = composer.compose(model, status: status) { _ in nil }
+        let screen = InMemoryScreen(size: model.terminal)
+        screen.present(frame, repaintAll: true)
+        let text = screen.lines.joined(separator: "\n")
+        #expect(text.contains("0.jpg"))
+        #expect(text.contains("50%"))
+        #expect(text.contains("✗ 404 Not Found"))
+        #expect(text.contains("640×480 · 2 KB"))
+        let status0 = screen.lines.last ?? ""
+        #expect(status0.hasPrefix(" 1/40 · grid · ⠋ 2 active, 5 queued · 3.0 MB"))
+        #expect(status0.hasSuffix("? help  q quit "))
+        // The selected caption is highlighted.
+        let caption = model.layout.placement(of: 0, scrollRow: 0)!.text
+        #expect(frame.grid[caption.column, caption.row].style == GalleryTheme.colour.selectedTitle)
+        let other = model.layout.placement(of: 1, scrollRow: 0)!.text
+        #expect(frame.grid[other.column, other.row].style == GalleryTheme.colour.title)
+    }
+
+    @Test func picturesBecomeCentredPlacementsAndTheirCellsStayBlank() {
+        var model = makeModel(count: 4)
+        model.setState(.final, of: 0)
+        let painted = PaintedImage(rows: Array(repeating: Array("x".utf8), count: 5), cells: TermSize(columns: 21, rows: 5), identity: 7)
+        let frame = composer.compose(model, status: StatusInfo()) { $0 == 0 ? painted : nil }
+        #expect(frame.placements.count == 1)
+        let image = model.layout.placement(of: 0, scrollRow: 0)!.image  // 25×9
+        #expect(frame.placements[0].rect == CellRect(column: image.column + 2, row: image.row + 2, columns: 21, rows: 5))
+        #expect(frame.grid.line(image.row + 4).hasPrefix(String(repeating: " ", count: 25)))
+    }
+
+    @Test func helpOverlayHidesImagesUnderItAndListsTheKeys() {
+        var model = makeModel(count: 40)
+        _ = model.perform(.toggleHelp)
+        let painted = PaintedImage(rows: [[]], cells: TermSize(columns: 25, rows: 9), identity: 1)
+        let frame = composer.compose(model, status: StatusInfo()) { _ in painted }
+        let text = (0..<frame.grid.size.rows).map { frame.grid.line($0) }.joined(separator: "\n")
+        #expect(text.contains("sdgallery — keys"))
+        #expect(text.contains("grid / list view"))
+        #expect(frame.placements.count < 18)
+        #expect(!frame.placements.contains { $0.rect.intersects(CellRect(column: 40, row: 10, columns: 80, rows: 14)) })
+    }
+
+    @Test func fullViewShowsMetadataAndTinyTerminalsDoNotCrash() {
+        var model = makeModel(count: 3)
+        model.setInfo(of: 0, pixelSize: PixelSize(width: 10, height: 10), format: "PNG", origin: "disk")
+        _ = model.perform(.open)
+        let frame = composer.compose(model, status: StatusInfo()) { _ in nil }
+        let text = (0..<frame.grid.size.rows).map { frame.grid.line($0) }.joined(separator: "\n")
+        #expect(text.contains("https://e.example/0.jpg"))
+        #expect(text.contains("PNG · 10×10 · disk · 1/3"))
+        for size in [(0, 0), (1, 1), (3, 2), (10, 5), (7, 30)] {
+            var tiny = makeModel(count: 5, columns: size.0, rows: size.1, columnsOverride: nil)
+            for action in [GalleryAction.toggleHelp] { _ = tiny.perform(action) }
+            let f = composer.compose(tiny, status: StatusInfo()) { _ in nil }
+            #expect(f.grid.size == TermSize(columns: size.0, rows: size.1))
+        }
+    }
+
+    @Test func hostileTitlesReachTheGridSanitized() {
+        let entry = URLListEntry(line: 1, location: .remote(URL(string: "https://e.example/a.jpg")!), title: "evil\u{1B}]0;x\u{07}title")
+        let model = GalleryModel(items: [GalleryItem(entry: entry)], terminal: TermSize(columns: 80, rows: 24), cellPixels: PixelSize(width: 8, height: 16))
+        let frame = composer.compose(model, status: StatusInfo()) { _ in nil }
+        for cell in frame.grid.cells { #expect(!cell.text.unicodeScalars.contains { TerminalText.isUnsafe($0) }) }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import ImageCodecs
+import Testing
+@testable import Gallery
+
+@Suite struct GalleryOptionsTests {
+    @Test func headersAndRatesParseStrictly() {
+        #expect(GalleryOptions.parseHeader("X-Token:  abc ")! == ("X-Token", "abc"))
+        #expect(GalleryOptions.parseHeader("Accept: image/webp,*/*")! == ("Accept", "image/webp,*/*"))
+        #expect(GalleryOptions.parseHeader("no colon") == nil)
+        #expect(GalleryOptions.parseHeader(": empty name") == nil)
+        #expect(GalleryOptions.parseHeader("Bad Name: x") == nil)
+        #expect(GalleryOptions.parseHeader("X: a\r\nInjected: 1") == nil)
+        #expect(GalleryOptions.parseRate("200k") == 200_000)
+        #expect(GalleryOptions.parseRate("1.5M") == 1_500_000)
+        #expect(GalleryOptions.parseRate("4096") == 4096)
+        #expect(GalleryOptions.parseRate("0") == nil)
+        #expect(GalleryOptions.parseRate("fast") == nil)
+    }
+
+    @Test func unwiredOptionsAreListedForTheNotice() {
+        var options = GalleryOptions()
+        #expect(options.unwiredOptions.isEmpty)
+        options.cacheDirectory = "/tmp/c"
+        options.headers = [("A", "b")]
+        options.refresh = true
+        #expect(options.unwiredOptions == ["--header", "--cache-dir", "--refresh"])
+        var other = options
+        #expect(other == options)
+        other.headers = [("A", "c")]
+        #expect(other != options)
+    }
+
+    @Test func statsPercentile() {
+        #expect(GalleryStats.percentile([], 0.95) == nil)
+        #expect(GalleryStats.percentile([5], 0.95) == 5)
+        #expect(GalleryStats.percentile((1...100).map(Double.init), 0.95) == 95)
+    }
+
+    @Test func plainContactSheetHasCaptionsAndNoEscapes() throws {
+        let dir = try TestSupportShim.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let entries = [
+            URLListEntry(line: 1, location: .file(path: dir.appendingPathComponent("missing.png").path), title: "Gone"),
+            URLListEntry(line: 2, location: .remote(URL(string: "https://e.example/x.jpg")!)),
+        ]
+        var out = ""
+        let failures = ContactSheet(width: 60, columns: 2, depth: nil).render(entries) { out += $0 }
+        #expect(failures == 2)
+        #expect(!out.contains("\u{1B}"))
+        #expect(out.contains("Gone"))
+        #expect(out.contains("✗ file not found"))
+        #expect(out.contains("x.jpg"))
+    }
+}
+
+/// Temporary folders without depending on the working directory.
+enum TestSupportShim {
+    static func temporaryDirectory() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gallery-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}
