@@ -89,6 +89,8 @@ public struct DownloadOperationSetup: Sendable {
     let password: String?
     /// The network thread.
     let session: CurlSession
+    /// The downloader's counters (bytes received are added by the operation).
+    var statistics = DownloadStatistics()
 
     /// The `CurlRequest` for this operation.
     var curlRequest: CurlRequest {

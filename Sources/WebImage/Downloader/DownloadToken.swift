@@ -49,6 +49,9 @@ public final class DownloadToken: Sendable {
             defer { state.cancelled = true }
             return !state.cancelled
         }
-        if first { operation.removeHandler(id: handlerID) }
+        if first {
+            downloader.statistics.noteCancelled()
+            operation.removeHandler(id: handlerID)
+        }
     }
 }

@@ -14,6 +14,7 @@ extension ImageDownloadOperation {
 
     /// Network thread: keep the bytes, schedule progress callbacks and (throttled) a partial decode.
     func didReceive(_ chunk: Data, received: Int64, expected: Int64) {
+        setup.statistics.noteBytes(chunk.count)
         let interval = setup.progressiveInterval
         let progressive = isProgressive
         let work = state.withLock { state -> (progress: [DownloadHandler], partial: Data?)? in

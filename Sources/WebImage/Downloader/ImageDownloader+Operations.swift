@@ -7,7 +7,7 @@ extension ImageDownloader {
         let config = state.config
         var decodeContext = context
         decodeContext.decodeOptions = Self.decodeOptions(options: options, context: context, config: config)
-        let setup = DownloadOperationSetup(
+        var setup = DownloadOperationSetup(
             url: url, options: options, context: decodeContext,
             headers: Self.requestHeaders(url: url, options: options, context: context, state: state),
             timeout: config.effectiveTimeout,
@@ -15,6 +15,7 @@ extension ImageDownloader {
             decoding: config.decoding, progressiveInterval: config.progressiveInterval, events: events,
             onFinish: { [weak self] operation in self?.operationDidFinish(operation) },
             username: config.username, password: config.password, session: state.session)
+        setup.statistics = statistics
         return config.operationType.init(setup: setup)
     }
 

@@ -31,6 +31,8 @@ public final class ImageDownloader: @unchecked Sendable {
     let handlerIDs = AtomicCounter()
     /// Activity events (start, response, stop, finish) for an activity indicator.
     public let events = DownloadEventCenter()
+    /// Running counters (requests, coalesced joins, transfers, cancels, bytes).
+    public let statistics = DownloadStatistics()
 
     /// A shared downloader with the default configuration.
     public static let shared = ImageDownloader()
@@ -67,8 +69,10 @@ public final class ImageDownloader: @unchecked Sendable {
             guard !state.invalidated else { return (nil, []) }
             if let existing = state.operations[url], existing.addHandler(handler) {
                 state.pending.update(existing, priority: existing.priority)
+                statistics.noteRequest(coalesced: true)
                 return (existing, [])
             }
+            statistics.noteRequest(coalesced: false)
             let operation = makeOperation(url: url, options: options, context: context, state: state)
             _ = operation.addHandler(handler)
             state.operations[url] = operation

@@ -1,0 +1,51 @@
+import ImageCodecs
+import TerminalGraphics
+
+/// The gallery's `CellPainter` on the TerminalGraphics renderers (sixel via libsixel, kitty,
+/// half-block in the terminal's colour depth, ASCII), with the encoded-output cache in front: a
+/// repaint of the same image in the same rectangle reuses the bytes instead of encoding again.
+public struct RendererPainter: CellPainter {
+    /// The renderer every image goes through.
+    public let renderer: any ImageRenderer
+    /// Encoded output by (image, rectangle, renderer, cell size).
+    public let cache: EncodedOutputCache
+
+    /// Creates a painter for `selection` (see `RendererSelection.choose`).
+    public init(selection: RendererSelection, background: RGBColor = .black, cache: EncodedOutputCache = EncodedOutputCache()) {
+        self.renderer = selection.makeRenderer(background: background)
+        self.cache = cache
+    }
+
+    /// Creates a painter around one renderer.
+    public init(renderer: any ImageRenderer, cache: EncodedOutputCache = EncodedOutputCache()) {
+        self.renderer = renderer
+        self.cache = cache
+    }
+
+    /// Paints `image` inside `cells`; nil when the rectangle is empty or the image unusable.
+    public func paint(_ image: Image, cells: TermSize, cellPixels: PixelSize) -> PaintedImage? {
+        guard cells.columns > 0, cells.rows > 0 else { return nil }
+        let cellSize = CellSize(columns: cells.columns, rows: cells.rows)
+        let pixelSize = CellPixelSize(width: max(1, cellPixels.width), height: max(1, cellPixels.height))
+        guard let rendered = try? cache.render(image, cells: cellSize, cellPixelSize: pixelSize, with: renderer) else {
+            return nil
+        }
+        var hasher = Hasher()
+        hasher.combine(image.id)
+        hasher.combine(cellSize)
+        hasher.combine(renderer.identity)
+        let identity = UInt64(bitPattern: Int64(hasher.finalize()))
+        let covered = TermSize(columns: rendered.cells.columns, rows: rendered.cells.rows)
+        switch rendered.kind {
+        case .halfBlock, .ascii:
+            return PaintedImage(rows: rendered.rows, cells: covered, identity: identity)
+        case .sixel:
+            return PaintedImage(bytes: rendered.bytes, cells: covered, identity: identity)
+        case .kitty:
+            let erase = rendered.kittyImageID.map {
+                KittyRenderer.delete(imageID: $0, tmuxPassthrough: renderer.identity.tmuxPassthrough)
+            } ?? []
+            return PaintedImage(bytes: rendered.bytes, cells: covered, identity: identity, erase: erase)
+        }
+    }
+}
