@@ -68,7 +68,7 @@ public final class PrefetchToken: Sendable {
     private func startNext() {
         while let index = claimNext() {
             let url = urls[index]
-            if manager.cache.disk?.contains(key: manager.cacheKey(for: url)) == true {
+            if isCached(url) {
                 if record(index, skipped: true, failed: false) { return }
                 continue
             }
@@ -83,6 +83,14 @@ public final class PrefetchToken: Sendable {
             }
             return
         }
+    }
+
+    /// Whether the cache already holds `url`: its bytes on disk, or the image at this prefetch's
+    /// target size in memory (the only copy when the disk cache is off).
+    private func isCached(_ url: URL) -> Bool {
+        let key = manager.cacheKey(for: url)
+        if manager.cache.disk?.contains(key: key) == true { return true }
+        return manager.cache.memory.image(forKey: ImageCacheKey(urlKey: key, targetSize: context.targetSize)) != nil
     }
 
     private func claimNext() -> Int? {

@@ -92,3 +92,22 @@ import TestSupport
         await kit.tearDown()
     }
 }
+
+@Suite struct ImagePrefetcherMemoryOnlyTests {
+    @Test func skipsImagesAlreadyInMemoryWhenThereIsNoDisk() async throws {
+        let kit = try await ManagerTestKit.make()
+        var config = ImageCacheConfig()
+        config.shouldUseDiskCache = false
+        let manager = ImageManager(cache: ImageCache(config: config), downloader: kit.manager.downloader)
+        kit.serve("/m.png", color: (1, 2, 3, 255))
+        let url = kit.server.url("/m.png")
+        let box = PixelSize(width: 4, height: 4)
+        _ = await manager.results(url, context: ImageLoadContext(targetSize: box))
+        let done = CallbackRecorder<[Int]>()
+        ImagePrefetcher(manager: manager).prefetchURLs([url], context: ImageLoadContext(targetSize: box)) { f, s in done.record([f, s]) }
+        #expect(await done.wait(count: 1))
+        #expect(done.all.first == [0, 1])
+        #expect(kit.server.requests(to: "/m.png").count == 1)
+        await kit.tearDown()
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import ImageCodecs
+import WebImage
+
+/// The gallery's `CellImageSource` on the web-image stack: each visible slot is an `ImageSlot`
+/// (cancelled when the slot is rebound or leaves the screen, so the transfer stops when it was the
+/// URL's last handler), prefetches go through an `ImagePrefetcher` at low priority and are joined,
+/// not duplicated, when the cell becomes visible. Local files load through the same manager.
+///
+/// UI thread only (the `ImageSlot`s are confined to it); updates reach the frame loop through the
+/// inbox executor.
+public final class ManagerImageSource: CellImageSource {
+    /// The manager every load goes through.
+    public let manager: ImageManager
+    /// Counters for the status bar and `--stats`.
+    public let counters: LoadCounters
+    private let executor: InboxExecutor
+    private let prefetcher: ImagePrefetcher
+    private let baseOptions: ImageManagerOptions
+    private var slots: [SlotID: ImageSlot] = [:]
+    private var prefetches: [PrefetchRequest: PrefetchToken] = [:]
+
+    /// Creates a source. `options` are added to every visible load (e.g. `.allowInvalidSSLCertificates`,
+    /// `.handleCookies`).
+    public init(manager: ImageManager, inbox: UIInbox<GalleryEvent>, options: ImageManagerOptions = [],
+                counters: LoadCounters = LoadCounters()) {
+        self.manager = manager
+        self.executor = InboxExecutor(inbox: inbox)
+        self.prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: 2, options: options)
+        self.baseOptions = options
+        self.counters = counters
+    }
+
+    /// Binds `slot` to `item` at high priority (LIFO in the downloader: the newest screen wins).
+    public func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: CellLoadOptions,
+                     onUpdate: @escaping @Sendable (CellImageUpdate) -> Void) {
+        let imageSlot = slots[slot] ?? makeSlot(slot)
+        var loadOptions = baseOptions.union(.highPriority)
+        if options.contains(.progressive) { loadOptions.insert(.progressiveLoad) }
+        if options.contains(.refresh) { loadOptions.insert(.refreshCached) }
+        imageSlot.onProgress = { received, expected in
+            onUpdate(.progress(received: received, expected: expected > 0 ? expected : nil))
+        }
+        let isFile = item.entry.location.url.isFileURL
+        let counters = self.counters
+        counters.noteBind()
+        imageSlot.setImage(with: item.entry.location.url, options: loadOptions.union(.avoidAutoSetImage),
+                           context: ImageLoadContext(targetSize: targetSize)) { result in
+            if let error = result.error {
+                counters.noteFailure()
+                onUpdate(.failed(error.shortDescription))
+            } else if result.isNotModified {
+                onUpdate(.notModified)
+            } else if let image = result.image, !result.isFinished {
+                onUpdate(.partial(image))
+            } else if let image = result.image {
+                counters.noteImage(cacheType: result.cacheType)
+                onUpdate(.final(image, Self.details(image, result, isFile: isFile)))
+            }
+        }
+    }
+
+    /// Cancels the slot's load (stale completions are dropped by the slot's generation).
+    public func cancel(slot: SlotID) { slots[slot]?.cancelCurrentImageLoad() }
+
+    /// Prefetches one item at low priority, to disk (and memory: it is about to be shown).
+    public func prefetch(_ request: PrefetchRequest, item: GalleryItem) {
+        guard prefetches[request] == nil, !item.entry.location.url.isFileURL else { return }
+        let context = ImageLoadContext(targetSize: request.target, storeInMemory: true)
+        prefetches[request] = prefetcher.prefetchURLs([item.entry.location.url], context: context)
+    }
+
+    /// Cancels a prefetch (the user turned around); its transfer stops unless a visible load joined it.
+    public func cancelPrefetch(_ request: PrefetchRequest) { prefetches.removeValue(forKey: request)?.cancel() }
+
+    /// Cancels everything (quit).
+    public func cancelAll() {
+        for slot in slots.values { slot.cancelCurrentImageLoad() }
+        prefetcher.cancelPrefetching()
+        prefetches.removeAll()
+        manager.cancelAll()
+    }
+
+    private func makeSlot(_ id: SlotID) -> ImageSlot {
+        let slot = ImageSlot(manager: manager, executor: executor)
+        slots[id] = slot
+        if prefetches.count > 256 { prefetches = prefetches.filter { !$0.value.isDone } }
+        return slot
+    }
+
+    static func details(_ image: Image, _ result: ImageLoadResult, isFile: Bool) -> ImageDetails {
+        let origin: String
+        switch result.cacheType {
+        case .memory: origin = "memory"
+        case .disk: origin = "disk"
+        case .none: origin = isFile ? "file" : "network"
+        }
+        let format = result.data.map { ImageFormat.sniff($0).rawValue }
+        return ImageDetails(pixelSize: image.sourceSize, byteCount: result.data.map { Int64($0.count) },
+                            format: format, origin: origin)
+    }
+}
