@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import TerminalGraphics
 
 /// `--print` (and the non-tty mode): a one-shot contact sheet written to an output, images as
 /// half-blocks with captions under them, row after row; or, for terminals without colours
@@ -14,6 +15,9 @@ public struct ContactSheet: Sendable {
     /// Colour depth; nil for plain text (no escape sequences at all).
     public var depth: ColorChoice?
 
+    /// What draws each image (default: half blocks in `depth`).
+    public var painter: CellPainter?
+
     /// Creates a sheet.
     public init(width: Int, columns: Int? = nil, cellPixels: PixelSize = PixelSize(width: 8, height: 16), depth: ColorChoice?) {
         self.width = max(1, width)
@@ -26,12 +30,12 @@ public struct ContactSheet: Sendable {
     /// parallel). Returns the number of entries that failed.
     @discardableResult
     public func render(_ entries: [URLListEntry],
-                       load: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure> = GalleryComponents.standard.loadForPrint,
+                       load: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>,
                        write: (String) -> Void) -> Int {
         let layout = GalleryLayout(mode: .grid, terminal: TermSize(columns: width, rows: 10_000), cellPixels: cellPixels, columnsOverride: columns)
         let imageRows = depth == nil ? 0 : min(layout.imageRows, max(1, layout.cellWidth))
         let target = CellRect(column: 0, row: 0, columns: layout.cellWidth, rows: imageRows).pixelSize(cellPixels: cellPixels)
-        let painter = HalfBlockPainter(depth: depth ?? .truecolor)
+        let painter = self.painter ?? RendererPainter(renderer: HalfBlockRenderer(colorDepth: (depth ?? .truecolor).depth))
         var failures = 0
         var start = 0
         while start < entries.count {

@@ -8,12 +8,13 @@ import ImageCodecs
 public enum GalleryRunner {
     /// Runs and returns the exit status. `components` supplies the image source, painter, probe and
     /// demo; `stderr` receives messages (diagnostics, errors, stats).
-    public static func run(_ options: GalleryOptions, components: GalleryComponents = .standard,
+    public static func run(_ options: GalleryOptions, components: GalleryComponents? = nil,
                            stdout: (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) },
                            stderr: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) -> Int32 {
+        let components = components ?? .live(options)
         let environment = ProcessInfo.processInfo.environment
         if options.probe {
-            stdout(components.probeReport() + "\n")
+            stdout(components.probeReport(options) + "\n")
             return 0
         }
         if options.clearCache {
@@ -22,8 +23,8 @@ public enum GalleryRunner {
         }
         let list: URLList
         if options.demo {
-            // With the network layer wired, `components.demoList` starts `DemoServer` over
-            // `DemoAssets.directory()` at `options.demoRate` and returns its `list` (http URLs).
+            // `components.demoList` starts `DemoServer` over `assets/demo` at `options.demoRate`
+            // and returns its list (http URLs on 127.0.0.1).
             guard let demo = components.demoList(options) else {
                 stderr("sdgallery: the demo images (assets/demo) were not found\n")
                 return 1
@@ -50,8 +51,13 @@ public enum GalleryRunner {
         // Not a terminal, or one curses cannot drive (TERM=dumb or unset): the one-shot sheet.
         if options.printSheet || sdg_curses_isatty(1) == 0 || dumb {
             let env = TerminalEnvironment.current()
-            let sheet = ContactSheet(width: env.columns ?? 80, columns: options.columns, cellPixels: env.cellPixels,
-                                     depth: dumb && options.colors == nil ? nil : (options.colors ?? env.colorDepth))
+            let depth: ColorChoice? = dumb && options.colors == nil ? nil : (options.colors ?? env.colorDepth)
+            var sheet = ContactSheet(width: env.columns ?? 80, columns: options.columns, cellPixels: env.cellPixels, depth: depth)
+            // The sheet is text: half blocks (or ASCII), like timg --grid; bitmaps need the interactive view.
+            var sheetOptions = options
+            if sheetOptions.renderer != .ascii { sheetOptions.renderer = .blocks }
+            if let depth { sheetOptions.colors = depth }
+            sheet.painter = components.makePainter(sheetOptions, env, nil)
             sheet.render(list.entries, load: components.loadForPrint, write: stdout)
             return 0
         }
@@ -59,18 +65,16 @@ public enum GalleryRunner {
             stderr("sdgallery: no terminal to read keys from (list came through stdin)\n")
             return 1
         }
-        let unwired = options.unwiredOptions
-        if !unwired.isEmpty {
-            stderr("sdgallery: note: \(unwired.joined(separator: ", ")) accepted but not used by this build yet\n")
-        }
         return interactive(options, list: list, components: components, stderr: stderr)
     }
 
     static func interactive(_ options: GalleryOptions, list: URLList, components: GalleryComponents, stderr: (String) -> Void) -> Int32 {
         let env = TerminalEnvironment.current()
+        // Ask the terminal before curses owns it: replies would otherwise arrive as keys.
+        let caps = components.probe(options)
         let screen: CursesScreen
         do {
-            screen = try CursesScreen(synchronizedOutput: components.synchronizedOutput(env))
+            screen = try CursesScreen(synchronizedOutput: caps?.syncOutput ?? env.supportsSynchronizedOutput)
         } catch {
             stderr("sdgallery: \(error.description)\n")
             return 1
@@ -84,11 +88,12 @@ public enum GalleryRunner {
             return 1
         }
         screen.installSignalHandlers(wakeDescriptor: inbox.wakeWriteDescriptor)
-        var model = GalleryModel(items: list.entries.map(GalleryItem.init), terminal: screen.size, cellPixels: screen.cellPixels,
+        let cellPixels = caps?.cellPixelSize.map { PixelSize(width: $0.width, height: $0.height) } ?? screen.cellPixels
+        var model = GalleryModel(items: list.entries.map(GalleryItem.init), terminal: screen.size, cellPixels: cellPixels,
                                  mode: options.viewMode, columnsOverride: options.columns)
         model.prefetchScreens = 1
         guard let app = try? GalleryApp(model: model, screen: screen, source: components.makeSource(options, inbox),
-                                        painter: components.makePainter(options, env), theme: screen.hasColors ? .colour : .monochrome,
+                                        painter: components.makePainter(options, env, caps), theme: screen.hasColors ? .colour : .monochrome,
                                         inbox: inbox) else {
             screen.close()
             return 1
@@ -101,7 +106,9 @@ public enum GalleryRunner {
         if options.refresh { app.loadOptions.insert(.refresh) }
         let started = GalleryApp.now()
         app.run()
-        if options.stats { stderr(GalleryStats(app: app, started: started).report + "\n") }
+        if options.stats {
+            stderr(([GalleryStats(app: app, started: started).report] + components.statsLines()).joined(separator: "\n") + "\n")
+        }
         return 0
     }
 }

@@ -40,7 +40,6 @@ public struct GalleryStats: Sendable {
             "  bytes received    \(GalleryItem.formatBytes(status.bytesReceived))",
             "  cache hits        \(status.cacheHits)",
             "  failures          \(status.failures)",
-            "  (download counters need the network layer)",
         ].joined(separator: "\n")
     }
 }

@@ -14,12 +14,14 @@ public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible 
     case blockedByDelegate(URL)
     /// The load was cancelled (never delivered to a cancelled operation's own completion).
     case cancelled(URL)
+    /// A `file:` URL could not be read ("file not found", "is a directory", "file too large").
+    case file(URL, reason: String)
 
     /// Whether trying again later may succeed; transient failures are never remembered.
     public var isTransient: Bool {
         switch self {
         case .download(let error): return error.isTransient
-        case .cancelled, .notCached, .blockedByDelegate: return true
+        case .cancelled, .notCached, .blockedByDelegate, .file: return true
         case .invalidURL: return false
         }
     }
@@ -32,6 +34,7 @@ public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible 
         case .notCached(let url): return "not in cache (\(url.absoluteString))"
         case .blockedByDelegate(let url): return "download refused (\(url.absoluteString))"
         case .cancelled(let url): return "cancelled (\(url.absoluteString))"
+        case .file(let url, let reason): return "\(reason) (\(UntrustedText.sanitize(url.path)))"
         }
     }
 
@@ -43,6 +46,7 @@ public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible 
         case .notCached: return "not cached"
         case .blockedByDelegate: return "refused"
         case .cancelled: return "cancelled"
+        case .file(_, let reason): return reason
         case .download(let error):
             switch error {
             case .invalidURL: return "invalid URL"

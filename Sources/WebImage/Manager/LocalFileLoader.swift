@@ -13,13 +13,18 @@ struct LocalFileLoader: Sendable {
     func load(_ url: URL, options: DecodeOptions, done: @escaping @Sendable (Result<Image, ImageLoadError>) -> Void) {
         queue.async { [decode] in
             let path = url.path
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-            guard let size else {
-                done(.failure(.download(.cannotConnect(url: url, message: "no such file"))))
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
+                let exists = FileManager.default.fileExists(atPath: path)
+                done(.failure(.file(url, reason: exists ? "cannot read file" : "file not found")))
                 return
             }
+            if attributes[.type] as? FileAttributeType == .typeDirectory {
+                done(.failure(.file(url, reason: "is a directory")))
+                return
+            }
+            let size = attributes[.size] as? Int ?? 0
             guard size <= Self.maxBytes else {
-                done(.failure(.download(.tooLarge(url: url, limit: Int64(Self.maxBytes), message: "file is \(size) bytes"))))
+                done(.failure(.file(url, reason: "file too large (\(size >> 20) MB)")))
                 return
             }
             do {
@@ -28,7 +33,7 @@ struct LocalFileLoader: Sendable {
             } catch let error as DecodeError {
                 done(.failure(.download(.decodeFailed(url: url, reason: error))))
             } catch {
-                done(.failure(.download(.cannotConnect(url: url, message: "cannot read file"))))
+                done(.failure(.file(url, reason: "cannot read file")))
             }
         }
     }

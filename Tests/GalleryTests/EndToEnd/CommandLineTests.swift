@@ -34,8 +34,8 @@ struct CommandLineTests {
         #expect(result.out.contains("blue.png"))
         #expect(result.out.contains("✗ file not found"))
         if EndToEnd.codecsDecode(dir.appendingPathComponent("red.png")) {
-            #expect(result.out.contains("\u{1B}[38;2;255;0;0m\u{1B}[48;2;255;0;0m▀"))
-            #expect(result.out.contains("\u{1B}[38;2;0;0;255m\u{1B}[48;2;0;0;255m▀"))
+            #expect(result.out.contains("\u{1B}[38;2;255;0;0;48;2;255;0;0m▀"))
+            #expect(result.out.contains("\u{1B}[38;2;0;0;255;48;2;0;0;255m▀"))
             #expect(result.out.contains("320×240"))
         } else {
             #expect(result.out.contains("unsupported format"))

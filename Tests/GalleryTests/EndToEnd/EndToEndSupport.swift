@@ -10,6 +10,13 @@ enum EndToEnd {
     /// ImageMagick's convert (not the /usr/local stand-in).
     static let convert = "/usr/bin/convert"
 
+    /// A cache home of this test process, so no run touches the user's ~/.cache.
+    static let cacheHome: String = {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sdgallery-e2e-cache-\(getpid())")
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir.path
+    }()
+
     static var binaryBuilt: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
     static var tmuxInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
     static var convertInstalled: Bool { FileManager.default.isExecutableFile(atPath: convert) }
@@ -47,8 +54,12 @@ enum EndToEnd {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = cacheHome
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in envp { free(p) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
         close(outPipe[1]); close(errPipe[1])
         defer { close(outPipe[0]); close(errPipe[0]) }
         guard spawned == 0 else { throw TmuxError(message: "cannot run \(path)") }

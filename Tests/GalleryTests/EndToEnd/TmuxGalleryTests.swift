@@ -54,7 +54,7 @@ struct TmuxGalleryTests {
         for i in 0..<12 { list += ["red.png", "lime.png", "blue.png"][i % 3] + " Item \(i)\n" }
         list += "missing.png Gone\n"
         try Data(list.utf8).write(to: dir.appendingPathComponent("list.txt"))
-        let command = "cd \(dir.path) && TERM=tmux-256color \(EndToEnd.binary.path) list.txt; echo SDG-EXIT=$?; sleep 30"
+        let command = "cd \(dir.path) && TERM=tmux-256color COLORTERM=truecolor XDG_CACHE_HOME=\(EndToEnd.cacheHome) \(EndToEnd.binary.path) list.txt; echo SDG-EXIT=$?; sleep 30"
         let tmux = try TmuxSession(columns: 100, rows: 30, command: command)
 
         let first = tmux.wait { $0.contains("Item 0") && $0.contains("1/13 · grid") }

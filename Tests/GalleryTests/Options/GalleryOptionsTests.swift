@@ -45,7 +45,10 @@ import Testing
             URLListEntry(line: 2, location: .remote(URL(string: "https://e.example/x.jpg")!)),
         ]
         var out = ""
-        let failures = ContactSheet(width: 60, columns: 2, depth: nil).render(entries) { out += $0 }
+        var options = GalleryOptions()
+        options.noDiskCache = true
+        let load = WebImageStack(options: options).components.loadForPrint
+        let failures = ContactSheet(width: 60, columns: 2, depth: nil).render(entries, load: load) { out += $0 }
         #expect(failures == 2)
         #expect(!out.contains("\u{1B}"))
         #expect(out.contains("Gone"))

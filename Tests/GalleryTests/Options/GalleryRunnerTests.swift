@@ -8,13 +8,13 @@ import TestSupport
     /// Components whose loader makes a solid image per entry: green for http URLs (a stand-in for the
     /// network layer), and whose probe says "probe ok".
     func components() -> GalleryComponents {
-        var parts = GalleryComponents.standard
+        var parts = GalleryComponents.live(GalleryOptions())
         parts.loadForPrint = { entry, _ in
             guard case .remote = entry.location else { return .failure(LoadFailure(message: "no")) }
             let pixels = Array((0..<(8 * 8)).map { _ in [UInt8(0), 200, 0, 255] }.joined())
             return .success((Image(width: 8, height: 8, pixels: pixels), ImageDetails(pixelSize: PixelSize(width: 8, height: 8), byteCount: 10)))
         }
-        parts.probeReport = { "probe ok" }
+        parts.probeReport = { _ in "probe ok" }
         return parts
     }
 
@@ -31,7 +31,7 @@ import TestSupport
         var out = "", err = ""
         let status = GalleryRunner.run(options, components: components(), stdout: { out += $0 }, stderr: { err += $0 })
         #expect(status == 0)
-        #expect(out.contains("\u{1B}[38;2;0;200;0m\u{1B}[48;2;0;200;0m▀"))
+        #expect(out.contains("\u{1B}[38;2;0;200;0;48;2;0;200;0m▀"))
         #expect(out.contains("Remote A"))
         #expect(out.contains("✗ no"))
         #expect(err.isEmpty)

@@ -1,0 +1,154 @@
+import Foundation
+import ImageCodecs
+import Synchronization
+import TerminalGraphics
+import WebImage
+
+/// Builds the product's components from the lower layers: one `ImageManager` per run configured from
+/// the command line, the renderer chosen from the probe, the demo server, the counters.
+public final class WebImageStack: Sendable {
+    private struct State {
+        var manager: ImageManager?
+        var demo: DemoServer?
+        var observation: DownloadEventObservation?
+    }
+
+    private let state = Mutex(State())
+    /// The command line this stack is configured from.
+    public let options: GalleryOptions
+    /// What the gallery counts (images by origin, failures, first image).
+    public let counters = LoadCounters()
+
+    /// Creates a stack for `options`; the manager is made on first use.
+    public init(options: GalleryOptions) { self.options = options }
+
+    /// The components over this stack.
+    public var components: GalleryComponents {
+        GalleryComponents(
+            probe: { options in
+                TerminalCapabilities.detect(timeoutMilliseconds: 250).applying(options)
+            },
+            makeSource: { [self] options, inbox in
+                let manager = manager
+                observeDownloads(manager.downloader, inbox: inbox)
+                return ManagerImageSource(manager: manager, inbox: inbox, options: Self.managerOptions(options), counters: counters)
+            },
+            makePainter: { options, _, caps in
+                let caps = caps ?? TerminalCapabilities.fromEnvironment().applying(options)
+                let selection = RendererSelection.choose(for: caps, option: options.renderer.option)
+                return RendererPainter(selection: selection, background: caps.backgroundColor ?? .black)
+            },
+            loadForPrint: { [self] entry, target in load(entry, target: target) },
+            probeReport: { options in
+                TerminalCapabilities.detect(timeoutMilliseconds: 250).applying(options).report(option: options.renderer.option)
+            },
+            demoList: { [self] options in startDemo(options) },
+            startupNote: { options in options.demo ? "demo: loopback server at \(options.demoRate / 1000) KB/s per image" : nil },
+            clearCache: { [self] options in
+                let cache = manager.cache
+                guard cache.disk != nil else { return cache.diskError.map { "\($0)" } ?? "the disk cache is off" }
+                let done = DispatchSemaphore(value: 0)
+                cache.clearDisk { done.signal() }
+                done.wait()
+                return nil
+            },
+            statsLines: { [self] in statsLines() }
+        )
+    }
+
+    /// The run's manager, made from `options` on first use.
+    public var manager: ImageManager {
+        state.withLock { state in
+            if let manager = state.manager { return manager }
+            let manager = Self.makeManager(options)
+            state.manager = manager
+            return manager
+        }
+    }
+
+    static func makeManager(_ options: GalleryOptions) -> ImageManager {
+        var cacheConfig = ImageCacheConfig()
+        if let directory = options.cacheDirectory { cacheConfig.directory = URL(fileURLWithPath: directory) }
+        cacheConfig.shouldUseDiskCache = !options.noDiskCache
+        if let mb = options.memoryLimitMB { cacheConfig.memoryCostLimit = max(1, mb) << 20 }
+        if let mb = options.diskLimitMB { cacheConfig.maxDiskSize = max(1, mb) << 20 }
+        var downloaderConfig = ImageDownloaderConfig()
+        downloaderConfig.maxConcurrentDownloads = max(1, options.maxConcurrent)
+        downloaderConfig.executionOrder = options.order == .lifo ? .lifo : .fifo
+        downloaderConfig.downloadTimeout = options.timeout
+        downloaderConfig.username = options.user
+        downloaderConfig.password = options.password
+        let downloader = ImageDownloader(config: downloaderConfig)
+        for header in options.headers { downloader.setValue(header.value, forHTTPHeaderField: header.name) }
+        return ImageManager(cache: ImageCache(config: cacheConfig), downloader: downloader)
+    }
+
+    static func managerOptions(_ options: GalleryOptions) -> ImageManagerOptions {
+        var result: ImageManagerOptions = []
+        if options.insecure { result.insert(.allowInvalidSSLCertificates) }
+        if options.cookies { result.insert(.handleCookies) }
+        return result
+    }
+
+    /// Downloader start/stop → the status bar (active, queued, bytes), through the inbox.
+    private func observeDownloads(_ downloader: ImageDownloader, inbox: UIInbox<GalleryEvent>) {
+        let observation = downloader.events.addObserver { [weak downloader] _ in
+            guard let downloader else { return }
+            let active = downloader.activeTransferCount
+            let queued = max(0, downloader.currentDownloadCount - active)
+            let bytes = downloader.statistics.snapshot.bytesReceived
+            inbox.post(.status { status in
+                status.activeDownloads = active
+                status.queuedDownloads = queued
+                status.bytesReceived = bytes
+                status.spinnerPhase += 1
+            })
+        }
+        state.withLock { $0.observation = observation }
+    }
+
+    /// One entry, loaded to completion (for `--print`; runs on the sheet's worker threads).
+    func load(_ entry: URLListEntry, target: PixelSize?) -> Result<(Image, ImageDetails), LoadFailure> {
+        let manager = self.manager
+        let outcome = Mutex<ImageLoadResult?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        manager.loadImage(with: entry.location.url, context: ImageLoadContext(targetSize: target)) { result in
+            guard result.isFinished else { return }
+            outcome.withLock { if $0 == nil { $0 = result } }
+            done.signal()
+        }
+        done.wait()
+        guard let result = outcome.withLock({ $0 }) else { return .failure(LoadFailure(message: "no result")) }
+        if let error = result.error { return .failure(LoadFailure(message: error.shortDescription)) }
+        guard let image = result.image else { return .failure(LoadFailure(message: "no image")) }
+        return .success((image, ManagerImageSource.details(image, result, isFile: entry.location.url.isFileURL)))
+    }
+
+    /// Starts the loopback demo server over `assets/demo` and returns its list.
+    private func startDemo(_ options: GalleryOptions) -> URLList? {
+        guard let directory = DemoAssets.directory() else { return nil }
+        let started = Mutex<DemoServer?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            let server = try? await DemoServer.start(directory: directory, bytesPerSecond: options.demoRate)
+            started.withLock { $0 = server }
+            done.signal()
+        }
+        done.wait()
+        guard let server = started.withLock({ $0 }) else { return nil }
+        state.withLock { $0.demo = server }
+        return server.list
+    }
+
+    private func statsLines() -> [String] {
+        let loads = counters.snapshot
+        guard let downloads = state.withLock({ $0.manager })?.downloader.statistics.snapshot else { return [] }
+        let first = loads.timeToFirstImage.map { String(format: "%.2f s", $0) } ?? "-"
+        return [
+            "  requests          \(downloads.requests) (\(downloads.transfers) transfers, \(downloads.coalesced) coalesced, \(downloads.cancelled) cancelled)",
+            "  images            \(loads.loaded) loaded, \(loads.memoryHits) memory hits, \(loads.diskHits) disk hits, \(loads.failures) failed",
+            "  network bytes     \(GalleryItem.formatBytes(downloads.bytesReceived))",
+            "  time to 1st image \(first)",
+        ]
+    }
+}
