@@ -17,8 +17,13 @@ public final class ManagerImageSource: CellImageSource {
     private let executor: InboxExecutor
     private let prefetcher: ImagePrefetcher
     private let baseOptions: ImageManagerOptions
+    /// Called (on the UI thread) whenever a visible load ends, e.g. to refresh the status bar.
+    public var onSettled: (@Sendable () -> Void)?
     private var slots: [SlotID: ImageSlot] = [:]
-    private var prefetches: [PrefetchRequest: PrefetchToken] = [:]
+    private var prefetches: [PrefetchRequest: (url: URL, token: PrefetchToken)] = [:]
+    /// Prefetches that became visible: the slot's load joined their transfer, so they end with the
+    /// slot (a promoted prefetch left running would keep fetching after the cell scrolled away).
+    private var adopted: [SlotID: [PrefetchToken]] = [:]
 
     /// Creates a source. `options` are added to every visible load (e.g. `.allowInvalidSSLCertificates`,
     /// `.handleCookies`).
@@ -35,6 +40,13 @@ public final class ManagerImageSource: CellImageSource {
     public func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: CellLoadOptions,
                      onUpdate: @escaping @Sendable (CellImageUpdate) -> Void) {
         let imageSlot = slots[slot] ?? makeSlot(slot)
+        cancelAdopted(slot)
+        let url = item.entry.location.url
+        let joined = prefetches.filter { $0.value.url == url && $0.key.target == targetSize }
+        for (request, entry) in joined {
+            prefetches[request] = nil
+            if !entry.token.isDone { adopted[slot, default: []].append(entry.token) }
+        }
         var loadOptions = baseOptions.union(.highPriority)
         if options.contains(.progressive) { loadOptions.insert(.progressiveLoad) }
         if options.contains(.refresh) { loadOptions.insert(.refreshCached) }
@@ -43,9 +55,11 @@ public final class ManagerImageSource: CellImageSource {
         }
         let isFile = item.entry.location.url.isFileURL
         let counters = self.counters
+        let settled = onSettled
         counters.noteBind()
         imageSlot.setImage(with: item.entry.location.url, options: loadOptions.union(.avoidAutoSetImage),
                            context: ImageLoadContext(targetSize: targetSize)) { result in
+            if result.isFinished { settled?() }
             if let error = result.error {
                 counters.noteFailure()
                 onUpdate(.failed(error.shortDescription))
@@ -61,30 +75,38 @@ public final class ManagerImageSource: CellImageSource {
     }
 
     /// Cancels the slot's load (stale completions are dropped by the slot's generation).
-    public func cancel(slot: SlotID) { slots[slot]?.cancelCurrentImageLoad() }
+    public func cancel(slot: SlotID) {
+        slots[slot]?.cancelCurrentImageLoad()
+        cancelAdopted(slot)
+    }
+
+    private func cancelAdopted(_ slot: SlotID) {
+        for token in adopted.removeValue(forKey: slot) ?? [] { token.cancel() }
+    }
 
     /// Prefetches one item at low priority, to disk (and memory: it is about to be shown).
     public func prefetch(_ request: PrefetchRequest, item: GalleryItem) {
         guard prefetches[request] == nil, !item.entry.location.url.isFileURL else { return }
         let context = ImageLoadContext(targetSize: request.target, storeInMemory: true)
-        prefetches[request] = prefetcher.prefetchURLs([item.entry.location.url], context: context)
+        prefetches[request] = (item.entry.location.url, prefetcher.prefetchURLs([item.entry.location.url], context: context))
     }
 
     /// Cancels a prefetch (the user turned around); its transfer stops unless a visible load joined it.
-    public func cancelPrefetch(_ request: PrefetchRequest) { prefetches.removeValue(forKey: request)?.cancel() }
+    public func cancelPrefetch(_ request: PrefetchRequest) { prefetches.removeValue(forKey: request)?.token.cancel() }
 
     /// Cancels everything (quit).
     public func cancelAll() {
         for slot in slots.values { slot.cancelCurrentImageLoad() }
         prefetcher.cancelPrefetching()
         prefetches.removeAll()
+        adopted.removeAll()
         manager.cancelAll()
     }
 
     private func makeSlot(_ id: SlotID) -> ImageSlot {
         let slot = ImageSlot(manager: manager, executor: executor)
         slots[id] = slot
-        if prefetches.count > 256 { prefetches = prefetches.filter { !$0.value.isDone } }
+        if prefetches.count > 256 { prefetches = prefetches.filter { !$0.value.token.isDone } }
         return slot
     }
 

@@ -31,7 +31,9 @@ public final class WebImageStack: Sendable {
             makeSource: { [self] options, inbox in
                 let manager = manager
                 observeDownloads(manager.downloader, inbox: inbox)
-                return ManagerImageSource(manager: manager, inbox: inbox, options: Self.managerOptions(options), counters: counters)
+                let source = ManagerImageSource(manager: manager, inbox: inbox, options: Self.managerOptions(options), counters: counters)
+                source.onSettled = { inbox.post(.status(Self.statusUpdate(manager.downloader))) }
+                return source
             },
             makePainter: { options, _, caps in
                 let caps = caps ?? TerminalCapabilities.fromEnvironment().applying(options)
@@ -90,21 +92,23 @@ public final class WebImageStack: Sendable {
         return result
     }
 
-    /// Downloader start/stop → the status bar (active, queued, bytes), through the inbox.
+    /// Downloader start/stop → the status bar (active, queued, bytes), through the inbox. The counts
+    /// are read when the UI applies the update, so they are never older than the event.
     private func observeDownloads(_ downloader: ImageDownloader, inbox: UIInbox<GalleryEvent>) {
-        let observation = downloader.events.addObserver { [weak downloader] _ in
-            guard let downloader else { return }
-            let active = downloader.activeTransferCount
-            let queued = max(0, downloader.currentDownloadCount - active)
-            let bytes = downloader.statistics.snapshot.bytesReceived
-            inbox.post(.status { status in
-                status.activeDownloads = active
-                status.queuedDownloads = queued
-                status.bytesReceived = bytes
-                status.spinnerPhase += 1
-            })
+        let observation = downloader.events.addObserver { _ in
+            inbox.post(.status(Self.statusUpdate(downloader)))
         }
         state.withLock { $0.observation = observation }
+    }
+
+    /// A status-bar update that reads the downloader's counters when applied.
+    static func statusUpdate(_ downloader: ImageDownloader) -> @Sendable (inout StatusInfo) -> Void {
+        { status in
+            status.activeDownloads = downloader.currentDownloadCount
+            status.queuedDownloads = downloader.queuedDownloadCount
+            status.bytesReceived = downloader.statistics.snapshot.bytesReceived
+            status.spinnerPhase += 1
+        }
     }
 
     /// One entry, loaded to completion (for `--print`; runs on the sheet's worker threads).

@@ -119,6 +119,9 @@ public final class ImageDownloader: @unchecked Sendable {
     /// Operations currently holding a slot.
     public var currentDownloadCount: Int { state.withLock { $0.running.count } }
 
+    /// Operations waiting for a free transfer slot (or for `isSuspended` to clear).
+    public var queuedDownloadCount: Int { state.withLock { $0.pending.count } }
+
     /// The current configuration (a copy).
     public var config: ImageDownloaderConfig { state.withLock { $0.config } }
 

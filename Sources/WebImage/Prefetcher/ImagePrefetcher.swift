@@ -1,10 +1,13 @@
+import DequeModule
 import Foundation
 import Synchronization
 
-/// Warms the cache at low priority (SDWebImagePrefetcher): a bounded number of loads at once,
-/// URLs already on disk skipped. Stores to disk, and to memory only if the context asks.
-/// An on-screen load of a URL being prefetched joins its transfer (the downloader coalesces by URL)
-/// and raises its priority instead of starting a second one.
+/// Warms the cache at low priority (SDWebImagePrefetcher). At most `maxConcurrentPrefetchCount`
+/// prefetch loads run at once across every `prefetchURLs` call, so prefetching never takes more
+/// than that many of the downloader's transfer slots from visible loads. URLs already cached are
+/// skipped. Stores to disk, and to memory only if the context asks. An on-screen load of a URL being
+/// prefetched joins its transfer (the downloader coalesces by URL) and raises its priority instead of
+/// starting a second one.
 ///
 /// ```swift
 /// let token = prefetcher.prefetchURLs(nextScreen) { finished, skipped in print(finished, skipped) }
@@ -13,12 +16,18 @@ import Synchronization
 public final class ImagePrefetcher: Sendable {
     /// The manager that loads.
     public let manager: ImageManager
-    /// Loads at once (default 3).
+    /// Prefetch loads at once, over all tokens (default 3).
     public let maxConcurrentPrefetchCount: Int
     /// Manager options for every prefetch (`.lowPriority` is always added).
     public let options: ImageManagerOptions
 
-    private let tokens = Mutex<[PrefetchToken]>([])
+    private struct Scheduler {
+        var queue = Deque<(token: PrefetchToken, index: Int)>()
+        var running = 0
+        var tokens: [PrefetchToken] = []
+    }
+
+    private let scheduler = Mutex(Scheduler())
 
     /// Creates a prefetcher.
     public init(manager: ImageManager = .shared, maxConcurrentPrefetchCount: Int = 3, options: ImageManagerOptions = []) {
@@ -48,26 +57,56 @@ public final class ImagePrefetcher: Sendable {
         start(urls, context: context, progress: progress, completed: completed)
     }
 
+    /// Cancels every prefetch of this prefetcher.
+    public func cancelPrefetching() {
+        let all = scheduler.withLock { s in
+            defer { s.tokens.removeAll(); s.queue.removeAll() }
+            return s.tokens
+        }
+        for token in all { token.cancel() }
+    }
+
     private func start(
         _ urls: [URL], context: ImageLoadContext, progress: (@Sendable (Int, Int) -> Void)?,
         completed: (@Sendable (Int, Int) -> Void)?
     ) -> PrefetchToken {
         let token = PrefetchToken(urls: urls, manager: manager, options: options, context: context,
-                                  width: maxConcurrentPrefetchCount, progress: progress, completed: completed)
-        tokens.withLock { list in
-            list.removeAll { $0.isDone }
-            list.append(token)
+                                  progress: progress, completed: completed)
+        if urls.isEmpty {
+            token.finishEmpty()
+            return token
         }
-        token.start()
+        scheduler.withLock { s in
+            s.tokens.removeAll { $0.isDone }
+            s.tokens.append(token)
+            for index in urls.indices { s.queue.append((token, index)) }
+        }
+        pump()
         return token
     }
 
-    /// Cancels every prefetch of this prefetcher.
-    public func cancelPrefetching() {
-        let all = tokens.withLock { list in
-            defer { list.removeAll() }
-            return list
+    /// Starts queued loads while fewer than the limit run. Cached URLs are counted as skipped on the
+    /// way without taking a slot (a loop: a long run of cached URLs must not grow the stack).
+    private func pump() {
+        while let (token, index) = claim() {
+            let started = token.load(index) { [self] in
+                scheduler.withLock { $0.running -= 1 }
+                pump()
+            }
+            if !started { scheduler.withLock { $0.running -= 1 } }
         }
-        for token in all { token.cancel() }
+    }
+
+    /// The next queued item of a live token, with its slot reserved; nil when none or at the limit.
+    private func claim() -> (PrefetchToken, Int)? {
+        scheduler.withLock { s in
+            guard s.running < maxConcurrentPrefetchCount else { return nil }
+            while let next = s.queue.popFirst() {
+                if next.token.isDone { continue }
+                s.running += 1
+                return next
+            }
+            return nil
+        }
     }
 }

@@ -4,11 +4,10 @@ import Synchronization
 /// One `prefetchURLs` call: its counters and its cancellation.
 public final class PrefetchToken: Sendable {
     private struct State {
-        var next = 0
         var finished = 0
         var skipped = 0
         var failed = 0
-        var running: [Int: CombinedOperation] = [:]
+        var running: [Int: (operation: CombinedOperation, slot: SlotRelease)] = [:]
         var cancelled = false
         var done = false
     }
@@ -18,18 +17,16 @@ public final class PrefetchToken: Sendable {
     private let manager: ImageManager
     private let options: ImageManagerOptions
     private let context: ImageLoadContext
-    private let width: Int
     private let progress: (@Sendable (Int, Int) -> Void)?
     private let completed: (@Sendable (Int, Int) -> Void)?
     private let state = Mutex(State())
 
-    init(urls: [URL], manager: ImageManager, options: ImageManagerOptions, context: ImageLoadContext, width: Int,
+    init(urls: [URL], manager: ImageManager, options: ImageManagerOptions, context: ImageLoadContext,
          progress: (@Sendable (Int, Int) -> Void)?, completed: (@Sendable (Int, Int) -> Void)?) {
         self.urls = urls
         self.manager = manager
         self.options = options
         self.context = context
-        self.width = width
         self.progress = progress
         self.completed = completed
     }
@@ -44,45 +41,50 @@ public final class PrefetchToken: Sendable {
     public var isDone: Bool { state.withLock { $0.done || $0.cancelled } }
 
     /// Stops the prefetch: loads in flight are cancelled (their transfers stop unless an on-screen
-    /// load joined them), no callback follows.
+    /// load joined them), queued ones never start, no callback follows.
     public func cancel() {
-        let running = state.withLock { state -> [CombinedOperation] in
+        let running = state.withLock { state -> [(operation: CombinedOperation, slot: SlotRelease)] in
             state.cancelled = true
             defer { state.running.removeAll() }
             return Array(state.running.values)
         }
-        for operation in running { operation.cancel() }
+        for entry in running {
+            entry.operation.cancel()
+            entry.slot.fire()  // a cancelled load never calls back: give its slot back here
+        }
     }
 
-    func start() {
-        if urls.isEmpty {
-            state.withLock { $0.done = true }
-            completed?(0, 0)
-            return
-        }
-        for _ in 0..<width { startNext() }
+    func finishEmpty() {
+        state.withLock { $0.done = true }
+        completed?(0, 0)
     }
 
-    /// Starts the next URL that is not cached yet; cached ones are counted as skipped on the way
-    /// (a loop, not recursion: a long run of cached URLs must not grow the stack).
-    private func startNext() {
-        while let index = claimNext() {
-            let url = urls[index]
-            if isCached(url) {
-                if record(index, skipped: true, failed: false) { return }
-                continue
-            }
-            var loadOptions = options
-            loadOptions.insert(.fromLoaderOnly)
-            let operation = manager.loadImage(with: url, options: loadOptions, context: context) { [self] result in
-                guard result.isFinished else { return }
-                if !record(index, skipped: false, failed: result.error != nil) { startNext() }
-            }
-            state.withLock { state in
-                if !operation.isFinished && !state.cancelled { state.running[index] = operation }
-            }
-            return
+    /// Loads URL `index` (or counts it skipped when cached); `release` runs once the load ends.
+    /// Returns false when nothing was started (skipped, or cancelled), and then never calls `release`.
+    func load(_ index: Int, release: @escaping @Sendable () -> Void) -> Bool {
+        let url = urls[index]
+        if isCached(url) {
+            record(index, skipped: true, failed: false)
+            return false
         }
+        var loadOptions = options
+        loadOptions.insert(.fromLoaderOnly)
+        let slot = SlotRelease(release)
+        let operation = manager.loadImage(with: url, options: loadOptions, context: context) { [self] result in
+            guard result.isFinished else { return }
+            record(index, skipped: false, failed: result.error != nil)
+            slot.fire()
+        }
+        let keep = state.withLock { state -> Bool in
+            guard !state.cancelled else { return false }
+            if !operation.isFinished { state.running[index] = (operation, slot) }
+            return true
+        }
+        if !keep {
+            operation.cancel()
+            slot.fire()
+        }
+        return true
     }
 
     /// Whether the cache already holds `url`: its bytes on disk, or the image at this prefetch's
@@ -93,16 +95,7 @@ public final class PrefetchToken: Sendable {
         return manager.cache.memory.image(forKey: ImageCacheKey(urlKey: key, targetSize: context.targetSize)) != nil
     }
 
-    private func claimNext() -> Int? {
-        state.withLock { state in
-            guard !state.cancelled, state.next < urls.count else { return nil }
-            defer { state.next += 1 }
-            return state.next
-        }
-    }
-
-    /// Counts one URL as done; returns true when the prefetch is over (all done or cancelled).
-    private func record(_ index: Int, skipped: Bool, failed: Bool) -> Bool {
+    private func record(_ index: Int, skipped: Bool, failed: Bool) {
         let outcome = state.withLock { state -> (done: Int, finished: Int, skipped: Int, all: Bool)? in
             guard !state.cancelled else { return nil }
             state.running[index] = nil
@@ -112,9 +105,23 @@ public final class PrefetchToken: Sendable {
             if done == urls.count { state.done = true }
             return (done, state.finished, state.skipped, done == urls.count)
         }
-        guard let outcome else { return true }
+        guard let outcome else { return }
         progress?(outcome.done, urls.count)
         if outcome.all { completed?(outcome.finished, outcome.skipped) }
-        return outcome.all
+    }
+}
+
+/// Gives a prefetch slot back exactly once, whoever ends the load first (its completion or a cancel).
+final class SlotRelease: Sendable {
+    private let release: Mutex<(@Sendable () -> Void)?>
+
+    init(_ release: @escaping @Sendable () -> Void) { self.release = Mutex(release) }
+
+    func fire() {
+        let once = release.withLock { r in
+            defer { r = nil }
+            return r
+        }
+        once?()
     }
 }

@@ -111,3 +111,36 @@ import TestSupport
         await kit.tearDown()
     }
 }
+
+@Suite struct ImagePrefetcherSchedulingTests {
+    @Test func theLimitHoldsAcrossCallsAndCancelsGiveSlotsBack() async throws {
+        let kit = try await ManagerTestKit.make()
+        var urls: [URL] = []
+        for i in 0..<9 {
+            var slow = StubResponse.ok(TestPNG.solid(width: 24, height: 24, rgba: (UInt8(i), 9, 9, 255)))
+            slow.bytesPerSecond = 12_000
+            slow.chunkSize = 512
+            kit.server.route("/g\(i).png", slow)
+            urls.append(kit.server.url("/g\(i).png"))
+        }
+        let prefetcher = ImagePrefetcher(manager: kit.manager, maxConcurrentPrefetchCount: 3)
+        let done = CallbackRecorder<Int>()
+        // One call per URL, as a gallery window does: the limit must still be global.
+        let tokens = urls.map { url in prefetcher.prefetchURLs([url]) { finished, _ in done.record(finished) } }
+        #expect(await kit.server.waitUntil { $0.count >= 3 })
+        tokens[0].cancel()
+        tokens[1].cancel()
+        var peak = 0
+        let deadline = ContinuousClock.now + .seconds(15)
+        while done.all.count < 7 && ContinuousClock.now < deadline {
+            // The two cancelled transfers are gone for the client; the server notices at its next write.
+            let live = kit.server.requests.filter { !["/g0.png", "/g1.png"].contains($0.path) }
+            peak = max(peak, live.filter { !$0.finished && !$0.clientDisconnectedEarly }.count)
+            try await Task.sleep(for: .milliseconds(3))
+        }
+        #expect(peak <= 3)
+        #expect(done.all.count == 7, "the prefetcher stalled after cancels: \(done.all.count) of 7 finished")
+        #expect(kit.server.requests.count <= 9)
+        await kit.tearDown()
+    }
+}
