@@ -3,9 +3,14 @@ import FlyingSocks
 import Foundation
 import Synchronization
 
-/// A real HTTP server on 127.0.0.1 (FlyingFox, port chosen by the kernel) for tests and the demo.
-/// Routes map exact paths (or directory prefixes) to `StubResponse`s; every request is logged with
-/// its headers, status, bytes sent and whether the client went away before the body ended.
+/// A real HTTP server on 127.0.0.1 (FlyingFox) for tests. Routes map exact paths (or directory
+/// prefixes) to `StubResponse`s; every request is logged with its headers, status, bytes sent and
+/// whether the client went away before the body ended.
+///
+/// Every `start()` returns a *view* of one server shared by the whole test process: its own path
+/// prefix, routes and request log, so tests stay isolated. One server, not one per test, because each
+/// FlyingFox server keeps a GCD worker polling its sockets and this machine has about one worker per
+/// core: dozens of parallel servers would starve each other.
 ///
 /// ```swift
 /// let server = try await LoopbackServer.start()
@@ -18,81 +23,66 @@ public final class LoopbackServer: Sendable {
     /// A computed route: gets the request, returns the stub to answer with.
     public typealias Responder = @Sendable (RecordedRequest) -> StubResponse
 
-    private let server: HTTPServer
-    private let task: Task<Void, any Error>
-    private let log: RequestLog
-    private let routes: RouteTable
-    /// The port the server listens on.
-    public let port: UInt16
+    private let core: LoopbackCore
+    /// This view's path prefix ("/t7"); every path of its API is relative to it.
+    let prefix: String
 
-    private init(server: HTTPServer, task: Task<Void, any Error>, log: RequestLog,
-                 routes: RouteTable, port: UInt16) {
-        self.server = server
-        self.task = task
-        self.log = log
-        self.routes = routes
-        self.port = port
+    private init(core: LoopbackCore, prefix: String) {
+        self.core = core
+        self.prefix = prefix
     }
 
-    /// Starts a server on 127.0.0.1 and an ephemeral port; returns once it listens.
+    /// A new view of the shared server (started on first use, 127.0.0.1 and an ephemeral port).
     public static func start() async throws -> LoopbackServer {
-        let log = RequestLog()
-        let routes = RouteTable()
-        let responder = StubResponder(log: log)
-        let handler = ClosureHTTPHandler { request in
-            try await Self.handle(request, log: log, routes: routes, responder: responder)
-        }
-        // A long handler timeout so that first-byte delays of 30 s can be tested; FlyingFox's logger
-        // is off so nothing reaches the terminal. The poll-based socket pool, not the default epoll
-        // one: epoll waits forever on a GCD worker, and Linux GCD has only ~one worker per core, so
-        // a few servers alive at once (parallel tests) would starve each other and hang.
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 120,
-                                pool: .poll(interval: .seconds(0.005)), logger: .disabled, handler: handler)
-        let task = Task { try await server.run() }
-        try await server.waitUntilListening(timeout: 10)
-        guard case .ip4(_, let port)? = await server.listeningAddress else {
-            task.cancel()
-            throw LoopbackServerError.noAddress
-        }
-        return LoopbackServer(server: server, task: task, log: log, routes: routes, port: port)
+        let core = try await LoopbackCore.shared()
+        return LoopbackServer(core: core, prefix: "/t\(core.nextViewID())")
     }
 
-    /// Stops listening and closes open connections.
+    /// A view of a server of its own, on a port no other test uses: for the few tests that inspect
+    /// the process's sockets to that port. Use sparingly (each server keeps a GCD worker polling).
+    public static func startIsolated() async throws -> LoopbackServer {
+        LoopbackServer(core: try await LoopbackCore.make(), prefix: "/t1")
+    }
+
+    /// Ends this view: its routes answer 404 from now on (a shared server keeps running; an isolated
+    /// one stops).
     public func stop() async {
-        await server.stop(timeout: 1)
-        task.cancel()
+        core.routes.removeAll(prefix: prefix)
+        if !core.isShared { await core.stop() }
     }
 
-    /// `http://127.0.0.1:PORT` + `path` (path includes the leading "/", and may carry a query).
+    /// The port the server listens on.
+    public var port: UInt16 { core.port }
+
+    /// `http://127.0.0.1:PORT` + this view's prefix + `path` (leading "/", may carry a query).
     public func url(_ path: String) -> URL {
-        URL(string: "http://127.0.0.1:\(port)\(path)") ?? URL(fileURLWithPath: "/invalid")
+        URL(string: "http://127.0.0.1:\(port)\(prefix)\(path)") ?? URL(fileURLWithPath: "/invalid")
     }
 
     /// Answers `path` with a fixed response.
     public func route(_ path: String, _ response: StubResponse) {
-        routes.set(path, .exact({ _ in response }))
+        core.routes.set(prefix + path, .exact({ _ in response }))
     }
 
     /// Answers `path` with a response computed per request.
     public func route(_ path: String, _ responder: @escaping Responder) {
-        routes.set(path, .exact(responder))
+        core.routes.set(prefix + path, .exact(responder))
     }
 
-    /// Serves the files of `directory` under `prefix` ("/files" → `/files/a.jpg`), with `ETag` and
+    /// Serves the files of `directory` under `path` ("/files" → `/files/a.jpg`), with `ETag` and
     /// `Last-Modified` validators (so conditional requests get 304) and byte ranges.
-    public func serveDirectory(_ directory: URL, under prefix: String) {
-        let key = prefix.hasSuffix("/") ? prefix : prefix + "/"
-        routes.set(key, .directory(directory))
+    public func serveDirectory(_ directory: URL, under path: String) {
+        core.routes.set(prefix + (path.hasSuffix("/") ? path : path + "/"), .directory(directory))
     }
 
-    /// Every request so far, in arrival order.
-    public var requests: [RecordedRequest] { log.snapshot }
+    /// Every request of this view so far, in arrival order (paths relative to the view).
+    public var requests: [RecordedRequest] { core.log.snapshot(prefix: prefix) }
 
     /// The requests for one path.
-    public func requests(to path: String) -> [RecordedRequest] { log.snapshot.filter { $0.path == path } }
+    public func requests(to path: String) -> [RecordedRequest] { requests.filter { $0.path == path } }
 
-    /// Forgets the logged requests.
-    public func resetLog() { log.reset() }
+    /// Forgets this view's logged requests.
+    public func resetLog() { core.log.reset(prefix: prefix) }
 
     /// Waits until `predicate` holds for the log, polling; returns false on timeout.
     public func waitUntil(
@@ -100,28 +90,10 @@ public final class LoopbackServer: Sendable {
     ) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if predicate(log.snapshot) { return true }
+            if predicate(requests) { return true }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        return predicate(log.snapshot)
-    }
-
-    private static func handle(
-        _ request: HTTPRequest, log: RequestLog, routes: RouteTable, responder: StubResponder
-    ) async throws -> HTTPResponse {
-        var headers: [String: String] = [:]
-        for (name, value) in request.headers {
-            let key = name.rawValue.lowercased()
-            headers[key] = headers[key].map { $0 + ", " + value } ?? value
-        }
-        let query = request.query.map { $0.value.isEmpty ? $0.name : "\($0.name)=\($0.value)" }.joined(separator: "&")
-        let id = log.append(method: request.method.rawValue, path: request.path, query: query, headers: headers)
-        guard let recorded = log.snapshot.last(where: { $0.id == id }) else {
-            return HTTPResponse(statusCode: .internalServerError)
-        }
-        let stub = routes.responder(for: request.path)(recorded)
-        if let delay = stub.firstByteDelay { try await Task.sleep(for: delay) }
-        return responder.respond(to: recorded, with: stub)
+        return predicate(requests)
     }
 }
 
@@ -129,30 +101,4 @@ public final class LoopbackServer: Sendable {
 public enum LoopbackServerError: Error {
     /// The server did not report an IPv4 address.
     case noAddress
-}
-
-/// Path → responder table; thread-safe.
-final class RouteTable: Sendable {
-    enum Route: Sendable {
-        case exact(LoopbackServer.Responder)
-        case directory(URL)
-    }
-
-    private let table = Mutex<[String: Route]>([:])
-
-    func set(_ path: String, _ route: Route) { table.withLock { $0[path] = route } }
-
-    /// The exact route for `path`, else the longest directory prefix, else 404.
-    func responder(for path: String) -> LoopbackServer.Responder {
-        let routes = table.withLock { $0 }
-        if case .exact(let responder)? = routes[path] { return responder }
-        let prefixes = routes.keys.filter { path.hasPrefix($0) }.sorted { $0.count > $1.count }
-        for prefix in prefixes {
-            if case .directory(let directory)? = routes[prefix] {
-                let name = String(path.dropFirst(prefix.count))
-                return { _ in FileStub.make(directory: directory, name: name) }
-            }
-        }
-        return { _ in .status(404, body: "no route for \(path)") }
-    }
 }

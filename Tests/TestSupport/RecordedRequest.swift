@@ -7,8 +7,8 @@ public struct RecordedRequest: Sendable {
     public let id: Int
     /// Method ("GET").
     public let method: String
-    /// Path without the query ("/a.jpg").
-    public let path: String
+    /// Path without the query ("/a.jpg"), relative to the server view that logged it.
+    public internal(set) var path: String
     /// The query string without "?" ("" when none).
     public let query: String
     /// Request headers; keys lowercased.
@@ -28,21 +28,24 @@ public struct RecordedRequest: Sendable {
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
-/// The server's request log; thread-safe.
+/// The shared server's request log, partitioned by view prefix; thread-safe.
 final class RequestLog: Sendable {
     private struct State {
-        var list: [RecordedRequest] = []
+        var byPrefix: [String: [RecordedRequest]] = [:]
+        var prefixOfID: [Int: String] = [:]
         var nextID = 0
     }
     private let state = Mutex(State())
 
-    /// Appends a request and returns its id (ids keep counting across `reset()`).
-    func append(method: String, path: String, query: String, headers: [String: String]) -> Int {
+    /// Appends a request of the view `prefix` (path already relative to it) and returns its id
+    /// (ids keep counting across `reset`).
+    func append(prefix: String, method: String, path: String, query: String, headers: [String: String]) -> Int {
         state.withLock { state in
             let id = state.nextID
             state.nextID += 1
-            state.list.append(RecordedRequest(id: id, method: method, path: path, query: query,
-                                              headers: headers, receivedAt: .now))
+            state.prefixOfID[id] = prefix
+            state.byPrefix[prefix, default: []].append(
+                RecordedRequest(id: id, method: method, path: path, query: query, headers: headers, receivedAt: .now))
             return id
         }
     }
@@ -50,12 +53,23 @@ final class RequestLog: Sendable {
     /// Changes one entry in place (no-op when it was reset away).
     func update(_ id: Int, _ change: (inout RecordedRequest) -> Void) {
         state.withLock { state in
-            guard let index = state.list.lastIndex(where: { $0.id == id }) else { return }
-            change(&state.list[index])
+            guard let prefix = state.prefixOfID[id],
+                  let index = state.byPrefix[prefix]?.lastIndex(where: { $0.id == id }) else { return }
+            change(&state.byPrefix[prefix]![index])
         }
     }
 
-    var snapshot: [RecordedRequest] { state.withLock { $0.list } }
+    /// The requests of one view, in arrival order.
+    func snapshot(prefix: String) -> [RecordedRequest] { state.withLock { $0.byPrefix[prefix] ?? [] } }
 
-    func reset() { state.withLock { $0.list.removeAll() } }
+    /// One entry by id.
+    func entry(_ id: Int) -> RecordedRequest? {
+        state.withLock { state in
+            guard let prefix = state.prefixOfID[id] else { return nil }
+            return state.byPrefix[prefix]?.last { $0.id == id }
+        }
+    }
+
+    /// Forgets the requests of one view.
+    func reset(prefix: String) { state.withLock { $0.byPrefix[prefix] = nil } }
 }

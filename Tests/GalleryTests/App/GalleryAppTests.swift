@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import Synchronization
 import Testing
+import TestSupport
 @testable import Gallery
 
 /// A source that records calls and answers each bind at once with a solid image whose red channel is
@@ -81,26 +82,30 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
 
     func type(_ text: String) { _ = text.utf8CString.withUnsafeBufferPointer { write(keyboard.write, $0.baseAddress, $0.count - 1) } }
 
-    /// Waits (up to 5 s) until `condition` holds on the source log.
-    func wait(_ condition: ([String]) -> Bool) -> Bool {
+    /// Waits (up to 5 s) until `condition` holds on the source log, sleeping asynchronously.
+    func wait(_ condition: ([String]) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline {
             if condition(source.entries) { return true }
-            usleep(2000)
+            try? await Task.sleep(for: .milliseconds(2))
         }
         return false
     }
 
-    func finish() -> Bool { done.wait(timeout: .now() + 5) == .success }
+    /// Waits (up to 5 s) for the app's loop to end, off the cooperative pool.
+    func finish() async -> Bool {
+        let done = self.done
+        return (try? await Blocking.run { done.wait(timeout: .now() + 5) == .success }) ?? false
+    }
 }
 
 @Suite struct GalleryAppTests {
-    @Test func bindsTheFirstScreenShowsImagesAndQuitsOnQ() throws {
+    @Test func bindsTheFirstScreenShowsImagesAndQuitsOnQ() async throws {
         let harness = try AppHarness(count: 40, source: RecordingSource(failIndex: 3))
-        #expect(harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 18 })
-        #expect(harness.wait { $0.contains("prefetch 18") })
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 18 })
+        #expect(await harness.wait { $0.contains("prefetch 18") })
         harness.type("q")
-        #expect(harness.finish())
+        #expect(await harness.finish())
         let app = harness.app
         #expect(harness.screen.closed)
         #expect(harness.source.entries.last == "cancelAll")
@@ -120,17 +125,17 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         #expect(written.contains("\u{1B}7"))
     }
 
-    @Test func pagingCancelsTheOldScreenAndBindsTheNextOneKeyByKey() throws {
+    @Test func pagingCancelsTheOldScreenAndBindsTheNextOneKeyByKey() async throws {
         let harness = try AppHarness(count: 100)
-        #expect(harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 18 })
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 18 })
         harness.type(" ")
-        #expect(harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 36 })
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 36 })
         harness.type("r")
-        #expect(harness.wait { $0.contains("bind 18 refresh") })
+        #expect(await harness.wait { $0.contains("bind 18 refresh") })
         harness.type("G")
-        #expect(harness.wait { $0.contains("bind 99") })
+        #expect(await harness.wait { $0.contains("bind 99") })
         harness.type("\u{1B}")  // a lone Esc (after the escape timeout) goes back = quits the grid
-        #expect(harness.finish())
+        #expect(await harness.finish())
         let log = harness.source.entries
         #expect(log.filter { $0.hasPrefix("cancel ") }.count >= 36)
         #expect(log.contains("unprefetch 36") || log.contains("prefetch 36"))
@@ -139,13 +144,13 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         #expect(harness.app.keyLatencies.allSatisfy { $0 < 500 })
     }
 
-    @Test func pagingQuicklyThrough500ItemsCancelsEveryScreenLeftBehind() throws {
+    @Test func pagingQuicklyThrough500ItemsCancelsEveryScreenLeftBehind() async throws {
         let harness = try AppHarness(count: 500)
-        #expect(harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 18 })
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 18 })
         harness.type(String(repeating: " ", count: 25))  // 25 screens in one burst
-        #expect(harness.wait { $0.contains("bind 450") })
+        #expect(await harness.wait { $0.contains("bind 450") })
         harness.type("q")
-        #expect(harness.finish())
+        #expect(await harness.finish())
         let log = harness.source.entries
         let model = harness.app.model
         // The final screen is bound, every slot bound before it was cancelled first, and no slot ever
@@ -158,44 +163,46 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         #expect(slotsBound <= 18 * 3)
     }
 
-    @Test func resizeAndStatusEventsReachTheModel() throws {
+    @Test func resizeAndStatusEventsReachTheModel() async throws {
         let harness = try AppHarness(count: 10)
-        #expect(harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 10 })
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 10 })
         harness.screen.size = TermSize(columns: 40, rows: 12)
         harness.screen.queuedEvents.append(.resized)
         harness.app.inbox.post(.status { $0.cacheHits = 6 })
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("cancel ") }.count >= 1 })
         let inbox = harness.app.inbox
         harness.app.inbox.post(.work {
-            // Runs on the UI thread: the owner of the inbox.
-            if inbox.isOwnerThread { inbox.post(.status { $0.cacheHits += 1 }) }
+            // Runs on the UI thread, the owner of the inbox; the quit is queued after the status
+            // change, so it cannot overtake it. Off the UI thread nothing quits and finish() fails.
+            guard inbox.isOwnerThread else { return }
+            inbox.post(.status { $0.cacheHits += 1 })
+            inbox.post(.quit)
         })
-        #expect(harness.wait { $0.filter { $0.hasPrefix("cancel ") }.count >= 1 })
-        harness.app.inbox.post(.quit)
-        #expect(harness.finish())
+        #expect(await harness.finish())
         #expect(harness.app.model.terminal == TermSize(columns: 40, rows: 12))
         #expect(harness.app.status.cacheHits == 7)
         #expect(harness.screen.lines.last?.contains("7 cached") == true)
     }
 
-    @Test func fullViewPlaysAnimations() throws {
+    @Test func fullViewPlaysAnimations() async throws {
         let harness = try AppHarness(count: 2, source: RecordingSource(animated: true))
-        #expect(harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 2 })
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 2 })
         harness.type("\r")
-        #expect(harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 3 })
-        usleep(300_000)
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 3 })
+        try await Task.sleep(for: .milliseconds(300))
         harness.type("q")
         harness.type("q")
-        #expect(harness.finish())
+        #expect(await harness.finish())
         // Every frame colour was shown in the full view.
         let written = harness.screen.written.map { String(decoding: $0, as: UTF8.self) }.joined()
         for colour in ["255;0;0", "0;255;0", "0;0;255"] { #expect(written.contains("38;2;\(colour)m"), "frame \(colour) never shown") }
         #expect(harness.app.framesPresented >= 6)
     }
 
-    @Test func endOfInputQuits() throws {
+    @Test func endOfInputQuits() async throws {
         let harness = try AppHarness(count: 3)
         harness.closeKeyboard()
-        #expect(harness.finish())
+        #expect(await harness.finish())
         #expect(harness.screen.closed)
     }
 }

@@ -4,30 +4,30 @@ import TestSupport
 
 @Suite(.enabled(if: EndToEnd.binaryBuilt && EndToEnd.convertInstalled, "needs .build/debug/sdgallery (swift build) and /usr/bin/convert"))
 struct CommandLineTests {
-    @Test func usageErrorsExitWithStatus2AndUnreadableListsWith1() throws {
+    @Test func usageErrorsExitWithStatus2AndUnreadableListsWith1() async throws {
         let bin = EndToEnd.binary.path
-        let noFile = try EndToEnd.run(bin, [])
+        let noFile = try await Blocking.run { try EndToEnd.run(bin, []) }
         #expect(noFile.status == 2)
         #expect(noFile.err.contains("Usage: sdgallery"))
-        #expect(try EndToEnd.run(bin, ["--columns", "0", "x"]).status == 2)
-        #expect(try EndToEnd.run(bin, ["--renderer", "svg", "x"]).status == 2)
-        #expect(try EndToEnd.run(bin, ["--header", "nocolon", "x"]).status == 2)
-        #expect(try EndToEnd.run(bin, ["--user", "u", "x"]).status == 2)
-        let missing = try EndToEnd.run(bin, ["/nonexistent/list.txt"])
+        #expect(try await Blocking.run { try EndToEnd.run(bin, ["--columns", "0", "x"]) }.status == 2)
+        #expect(try await Blocking.run { try EndToEnd.run(bin, ["--renderer", "svg", "x"]) }.status == 2)
+        #expect(try await Blocking.run { try EndToEnd.run(bin, ["--header", "nocolon", "x"]) }.status == 2)
+        #expect(try await Blocking.run { try EndToEnd.run(bin, ["--user", "u", "x"]) }.status == 2)
+        let missing = try await Blocking.run { try EndToEnd.run(bin, ["/nonexistent/list.txt"]) }
         #expect(missing.status == 1)
         #expect(missing.err == "sdgallery: cannot read '/nonexistent/list.txt': No such file or directory\n")
-        let version = try EndToEnd.run(bin, ["--version"])
+        let version = try await Blocking.run { try EndToEnd.run(bin, ["--version"]) }
         #expect(version.status == 0)
         #expect(version.out.hasPrefix("sdgallery "))
     }
 
-    @Test func printWritesAContactSheetWithTheImagesColoursAndReportsBadLines() throws {
+    @Test func printWritesAContactSheetWithTheImagesColoursAndReportsBadLines() async throws {
         let dir = try Fixtures.temporaryDirectory("gallery-print")
         defer { try? FileManager.default.removeItem(at: dir) }
         try EndToEnd.makeImages(in: dir, [("red.png", "#ff0000"), ("blue.png", "#0000ff")])
         let list = dir.appendingPathComponent("list.txt")
         try Data("red.png Red one\nftp://nope/x.png\nblue.png\nmissing.png\n".utf8).write(to: list)
-        let result = try EndToEnd.run(EndToEnd.binary.path, ["--print", "--colors", "truecolor", "--columns", "3", list.path])
+        let result = try await Blocking.run { try EndToEnd.run(EndToEnd.binary.path, ["--print", "--colors", "truecolor", "--columns", "3", list.path]) }
         #expect(result.status == 0)
         #expect(result.err.contains("line 2: unsupported scheme 'ftp'"))
         #expect(result.out.contains("Red one"))
@@ -41,15 +41,15 @@ struct CommandLineTests {
             #expect(result.out.contains("unsupported format"))
         }
         // Not a tty and no --print: the same sheet. TERM=dumb would give captions only (tested in-process).
-        let piped = try EndToEnd.run(EndToEnd.binary.path, ["--colors", "truecolor", "--columns", "3", list.path])
+        let piped = try await Blocking.run { try EndToEnd.run(EndToEnd.binary.path, ["--colors", "truecolor", "--columns", "3", list.path]) }
         #expect(piped.out == result.out)
     }
 }
 
 @Suite(.enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
 struct ManPageTests {
-    @Test func manPageDocumentsEveryOptionOfTheHelpAndEveryKey() throws {
-        let help = try EndToEnd.run(EndToEnd.binary.path, ["--help"]).out
+    @Test func manPageDocumentsEveryOptionOfTheHelpAndEveryKey() async throws {
+        let help = try await Blocking.run { try EndToEnd.run(EndToEnd.binary.path, ["--help"]) }.out
         let man = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("man/sdgallery.1"), encoding: .utf8)
         let options = Set(help.split(whereSeparator: { !($0.isLetter || $0 == "-") }).filter { $0.hasPrefix("--") && $0.count > 2 })
         #expect(options.count >= 25)

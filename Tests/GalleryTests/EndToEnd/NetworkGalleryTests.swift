@@ -18,19 +18,6 @@ struct NetworkGalleryTests {
         return (try TmuxSession(columns: columns, rows: rows, command: command), dir)
     }
 
-    /// Polls the pane (and the server log) until `condition` holds, without blocking a thread.
-    func wait(_ tmux: TmuxSession, timeout: Double = 8, escapes: Bool = false,
-              _ condition: (String) -> Bool) async -> (ok: Bool, screen: String) {
-        let deadline = Date().addingTimeInterval(timeout)
-        var screen = ""
-        repeat {
-            screen = tmux.capture(escapes: escapes)
-            if condition(screen) { return (true, screen) }
-            try? await Task.sleep(for: .milliseconds(60))
-        } while Date() < deadline
-        return (false, screen)
-    }
-
     @Test(.timeLimit(.minutes(1)))
     func imagesAndErrorsFromTheNetworkShowInTheirCells() async throws {
         let server = try await LoopbackServer.start()
@@ -42,16 +29,16 @@ struct NetworkGalleryTests {
         let (tmux, dir) = try launch(server, [("/red.png", "Red"), ("/missing.png", "Missing"), ("/page.png", "Page"),
                                               ("/evil.png", "Evil")], arguments: "--columns 4")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let shown = await wait(tmux) { $0.contains("404 Not Found") && $0.contains("not an image") && $0.contains("64×48") }
+        let shown = await tmux.wait(timeout: 8) { $0.contains("404 Not Found") && $0.contains("not an image") && $0.contains("64×48") }
         #expect(shown.ok, "errors or image missing: \(shown.screen)")
-        let colours = await wait(tmux, escapes: true) { $0.contains("38;2;255;0;0") }
+        let colours = await tmux.wait(timeout: 8, escapes: true) { $0.contains("38;2;255;0;0") }
         #expect(colours.ok, "the red image is not drawn")
         // The hostile reason phrase arrives as text, its escapes neutralised (no title change, no clear).
-        let evil = await wait(tmux) { $0.contains("Gone [2J ]0;pwned Away") || $0.contains("404 Gone") }
+        let evil = await tmux.wait(timeout: 8) { $0.contains("Gone [2J ]0;pwned Away") || $0.contains("404 Gone") }
         #expect(evil.ok, "sanitized reason phrase not shown: \(evil.screen)")
         #expect(!tmux.capture(escapes: true).contains("\u{1B}]0;pwned"))
         tmux.send("q")
-        #expect(await wait(tmux) { $0.contains("SDG-EXIT=0") }.ok)
+        #expect(await tmux.wait(timeout: 8) { $0.contains("SDG-EXIT=0") }.ok)
         await server.stop()
     }
 
@@ -63,8 +50,8 @@ struct NetworkGalleryTests {
         server.route("/blue.png", stub)
         let (tmux, dir) = try launch(server, [("/blue.png", "Blue")])
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(await wait(tmux) { $0.contains("64×48") }.ok)
-        #expect(await wait(tmux, escapes: true) { $0.contains("38;2;0;0;255") }.ok)
+        #expect(await tmux.wait(timeout: 8) { $0.contains("64×48") }.ok)
+        #expect(await tmux.wait(timeout: 8, escapes: true) { $0.contains("38;2;0;0;255") }.ok)
         tmux.send("r")
         let revalidated = await server.waitUntil(timeout: .seconds(8)) { log in
             log.contains { $0.path == "/blue.png" && $0.header("If-None-Match") == "\"blue-1\"" && $0.status == 304 }
@@ -93,13 +80,13 @@ struct NetworkGalleryTests {
         }
         let (tmux, dir) = try launch(server, paths, arguments: "--max-concurrent 6", columns: 100, rows: 30)
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(await wait(tmux) { $0.contains("/500") }.ok)
+        #expect(await tmux.wait(timeout: 8) { $0.contains("/500") }.ok)
         for _ in 0..<12 {
             tmux.send("NPage")
             try await Task.sleep(for: .milliseconds(40))
         }
         // The last screen completes: nothing loading or waiting, no transfer left.
-        let settled = await wait(tmux, timeout: 25) { screen in
+        let settled = await tmux.wait(timeout: 25) { screen in
             !screen.contains("loading") && !screen.contains("waiting") && !screen.contains("%") && screen.contains("32×32")
                 && !screen.contains(" active")
         }

@@ -27,14 +27,15 @@ final class TmuxSession {
     }
 
     /// Waits up to `timeout` seconds for the capture to satisfy `condition`; returns the last capture.
+    /// Sleeps asynchronously between captures, so the cooperative pool stays free for the servers.
     @discardableResult
-    func wait(timeout: Double = 4, escapes: Bool = false, _ condition: (String) -> Bool) -> (ok: Bool, screen: String) {
+    func wait(timeout: Double = 4, escapes: Bool = false, _ condition: (String) -> Bool) async -> (ok: Bool, screen: String) {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = ""
         repeat {
             screen = capture(escapes: escapes)
             if condition(screen) { return (true, screen) }
-            usleep(50_000)
+            try? await Task.sleep(for: .milliseconds(50))
         } while Date() < deadline
         return (false, screen)
     }
@@ -46,7 +47,7 @@ struct TmuxError: Error { var message: String }
        .enabled(if: EndToEnd.binaryBuilt && EndToEnd.convertInstalled, "needs .build/debug/sdgallery (swift build) and /usr/bin/convert"))
 struct TmuxGalleryTests {
     @Test(.timeLimit(.minutes(1)))
-    func galleryShowsCaptionsAndColoursFollowsKeysAndRestoresTheTerminal() throws {
+    func galleryShowsCaptionsAndColoursFollowsKeysAndRestoresTheTerminal() async throws {
         let dir = try Fixtures.temporaryDirectory("gallery-tmux")
         defer { try? FileManager.default.removeItem(at: dir) }
         try EndToEnd.makeImages(in: dir, [("red.png", "#ff0000"), ("lime.png", "#00ff00"), ("blue.png", "#0000ff")])
@@ -57,42 +58,42 @@ struct TmuxGalleryTests {
         let command = "cd \(dir.path) && TERM=tmux-256color COLORTERM=truecolor XDG_CACHE_HOME=\(EndToEnd.cacheHome) \(EndToEnd.binary.path) list.txt; echo SDG-EXIT=$?; sleep 30"
         let tmux = try TmuxSession(columns: 100, rows: 30, command: command)
 
-        let first = tmux.wait { $0.contains("Item 0") && $0.contains("1/13 · grid") }
+        let first = await tmux.wait { $0.contains("Item 0") && $0.contains("1/13 · grid") }
         #expect(first.ok, "no captions: \(first.screen)")
         if EndToEnd.codecsDecode(dir.appendingPathComponent("red.png")) {
-            let colours = tmux.wait(escapes: true) {
+            let colours = await tmux.wait(escapes: true) {
                 $0.contains("38;2;255;0;0") && $0.contains("48;2;255;0;0") && $0.contains("38;2;0;255;0") && $0.contains("38;2;0;0;255")
             }
             #expect(colours.ok, "half-block colours missing: \(colours.screen)")
-            #expect(tmux.wait { $0.contains("320×240") }.ok)
+            #expect(await tmux.wait { $0.contains("320×240") }.ok)
         } else {
-            #expect(tmux.wait { $0.contains("(PNG)") }.ok, "decoder errors not shown")
+            #expect(await tmux.wait { $0.contains("(PNG)") }.ok, "decoder errors not shown")
         }
 
         tmux.send("j")
-        #expect(tmux.wait { !$0.contains(" 1/13 · grid") && $0.contains("/13 · grid") }.ok, "j did not move the selection")
+        #expect(await tmux.wait { !$0.contains(" 1/13 · grid") && $0.contains("/13 · grid") }.ok, "j did not move the selection")
         tmux.send("G")
-        let end = tmux.wait { $0.contains("13/13 · grid") && $0.contains("Gone") }
+        let end = await tmux.wait { $0.contains("13/13 · grid") && $0.contains("Gone") }
         #expect(end.ok, "G: \(end.screen)")
-        #expect(tmux.wait { $0.contains("not found") }.ok)
+        #expect(await tmux.wait { $0.contains("not found") }.ok)
         tmux.send("v")
-        #expect(tmux.wait { $0.contains("13/13 · list") && $0.contains(dir.path) }.ok, "v did not switch to the list")
+        #expect(await tmux.wait { $0.contains("13/13 · list") && $0.contains(dir.path) }.ok, "v did not switch to the list")
         // SIGWINCH: the gallery reflows to the new size, status bar on the new last row, no leftovers.
         tmux.resize(columns: 60, rows: 16)
-        let small = tmux.wait {
+        let small = await tmux.wait {
             let lines = $0.split(separator: "\n", omittingEmptySubsequences: false)
             return lines.count >= 16 && lines[15].hasPrefix(" 13/13 · list") && lines[15].hasSuffix("q quit")
         }
         #expect(small.ok, "no clean reflow to 60×16: \(small.screen)")
         #expect(small.screen.split(separator: "\n").allSatisfy { $0.count <= 60 })
         tmux.resize(columns: 100, rows: 30)
-        #expect(tmux.wait { $0.contains("13/13 · list") && $0.contains("? help  q quit") }.ok)
+        #expect(await tmux.wait { $0.contains("13/13 · list") && $0.contains("? help  q quit") }.ok)
         tmux.send("?")
-        #expect(tmux.wait { $0.contains("sdgallery — keys") && $0.contains("grid / list view") }.ok, "? did not show the help")
+        #expect(await tmux.wait { $0.contains("sdgallery — keys") && $0.contains("grid / list view") }.ok, "? did not show the help")
         tmux.send("q")
-        #expect(tmux.wait { !$0.contains("sdgallery — keys") && $0.contains("13/13 · list") }.ok, "q did not close the help")
+        #expect(await tmux.wait { !$0.contains("sdgallery — keys") && $0.contains("13/13 · list") }.ok, "q did not close the help")
         tmux.send("q")
-        let exit = tmux.wait { $0.contains("SDG-EXIT=0") }
+        let exit = await tmux.wait { $0.contains("SDG-EXIT=0") }
         #expect(exit.ok, "no clean exit: \(exit.screen)")
         // The terminal is restored: the alternate screen is gone, no status bar or captions left over.
         #expect(!exit.screen.contains("? help  q quit"))

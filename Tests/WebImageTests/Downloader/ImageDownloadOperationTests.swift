@@ -15,8 +15,9 @@ struct ImageDownloadOperationTests {
         let progress = CallbackRecorder<(Int64, Int64)>()
         let done = ResultRecorder()
         let threadNames = CallbackRecorder<String>()
+        let expectedPath = server.url("/p").path
         downloader.downloadImage(with: server.url("/p"), progress: { received, expected, url in
-            #expect(url.path == "/p")
+            #expect(url.path == expectedPath)
             threadNames.record(Thread.current.name ?? "")
             progress.record((received, expected))
         }) { threadNames.record(Thread.current.name ?? ""); done.record($0) }
@@ -45,7 +46,13 @@ struct ImageDownloadOperationTests {
         }
         let partials = all.filter { !$0.1.isFinished }
         #expect(partials.count >= 2)
-        #expect(partials.count <= 8)
+        // Throttled to one partial per 100 ms: never more than the transfer's duration allows
+        // (however long a loaded machine makes it).
+        if let first = all.first?.0, let last = all.last?.0 {
+            let elapsed = last - first
+            let allowed = Int(elapsed / .milliseconds(100)) + 2
+            #expect(partials.count <= allowed, "\(partials.count) partials in \(elapsed)")
+        }
         #expect(all.last?.1.isFinished == true)
         #expect(all.filter(\.1.isFinished).count == 1)
         #expect(partials.allSatisfy { $0.1.image != nil && $0.1.data.count <= 96 * 1024 })

@@ -9,7 +9,7 @@ struct ImageDownloaderLifecycleTests {
     func asyncAPI() async throws {
         let server = try await LoopbackServer.start()
         server.route("/fast", .ok(DownloaderTestKit.fakeImageBytes(1000)))
-        server.route("/slow", DownloaderTestKit.slowImage(size: 256 * 1024, seconds: 3))
+        server.route("/slow", DownloaderTestKit.slowImage(size: 256 * 1024, seconds: 20))
         let downloader = ImageDownloader(config: DownloaderTestKit.config())
         let result = try await downloader.image(for: server.url("/fast"))
         #expect(result.isFinished && result.image != nil && result.data.count == 1000)
@@ -24,7 +24,7 @@ struct ImageDownloaderLifecycleTests {
             Issue.record("\(outcome)")
             return
         }
-        #expect(await server.waitUntil(timeout: .seconds(3)) { $0.last?.clientDisconnectedEarly == true })
+        #expect(await server.waitUntil(timeout: .seconds(10)) { $0.last?.clientDisconnectedEarly == true })
         await server.stop()
     }
 
@@ -87,7 +87,8 @@ struct ImageDownloaderLifecycleTests {
 
     @Test("1000 start-and-cancel cycles leave no easy handle, socket, fd or thread behind")
     func startCancelCycles() async throws {
-        let server = try await LoopbackServer.start()
+        // Its own port: the socket count below must not see other tests' connections.
+        let server = try await LoopbackServer.startIsolated()
         server.route("/c", DownloaderTestKit.slowImage(size: 64 * 1024, seconds: 1))
         do {
             let downloader = ImageDownloader(config: DownloaderTestKit.config())

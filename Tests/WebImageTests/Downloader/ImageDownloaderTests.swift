@@ -45,7 +45,9 @@ struct ImageDownloaderTests {
     @Test("cancelling every handler aborts the transfer: the server sees the client leave early")
     func cancelAllHandlersAbortsTransfer() async throws {
         let server = try await LoopbackServer.start()
-        server.route("/a", DownloaderTestKit.slowImage(size: 256 * 1024, seconds: 2))
+        // Far longer than any wait below: under a loaded parallel run the body must not be able to
+        // finish (into the kernel's loopback buffers) before the cancel closes the connection.
+        server.route("/a", DownloaderTestKit.slowImage(size: 256 * 1024, seconds: 20))
         let downloader = ImageDownloader(config: DownloaderTestKit.config())
         let recorder = ResultRecorder()
         let t1 = downloader.downloadImage(with: server.url("/a")) { recorder.record($0) }
@@ -53,7 +55,7 @@ struct ImageDownloaderTests {
         #expect(await server.waitUntil { $0.first?.bytesSent ?? 0 > 0 })
         t1?.cancel()
         t2?.cancel()
-        #expect(await server.waitUntil(timeout: .seconds(3)) { $0.first?.clientDisconnectedEarly == true })
+        #expect(await server.waitUntil(timeout: .seconds(10)) { $0.first?.clientDisconnectedEarly == true })
         #expect(server.requests.first?.finished == false)
         #expect(downloader.currentDownloadCount == 0)
         #expect(recorder.all.isEmpty)
@@ -156,7 +158,7 @@ struct ImageDownloaderTests {
     @Test("cancelAllDownloads: running and queued handlers get .cancelled, transfers stop")
     func cancelAll() async throws {
         let server = try await LoopbackServer.start()
-        for i in 0..<3 { server.route("/x\(i)", DownloaderTestKit.slowImage(size: 128 * 1024, seconds: 2)) }
+        for i in 0..<3 { server.route("/x\(i)", DownloaderTestKit.slowImage(size: 128 * 1024, seconds: 20)) }
         let downloader = ImageDownloader(config: DownloaderTestKit.config(maxConcurrent: 2))
         let recorder = ResultRecorder()
         for i in 0..<3 { downloader.downloadImage(with: server.url("/x\(i)")) { recorder.record($0) } }
@@ -166,7 +168,7 @@ struct ImageDownloaderTests {
         for result in recorder.all {
             guard case .failure(.cancelled) = result else { Issue.record("expected .cancelled, got \(result)"); continue }
         }
-        #expect(await server.waitUntil(timeout: .seconds(3)) { $0.filter(\.clientDisconnectedEarly).count == 2 })
+        #expect(await server.waitUntil(timeout: .seconds(10)) { $0.filter(\.clientDisconnectedEarly).count == 2 })
         #expect(server.requests.count == 2)
         #expect(downloader.currentDownloadCount == 0)
         await server.stop()

@@ -100,20 +100,27 @@ import TestSupport
         let url = kit.server.url("/q.png")
         _ = await kit.manager.results(url)
         kit.manager.cache.waitUntilIdle()
+        // The invariant: nothing calls back once cancel() has returned. (A query that completes
+        // before cancel() is called may deliver; under load that happens, and it is correct.)
         let calls = LoadRecorder()
-        for _ in 0..<50 {  // disk query in flight on the I/O queue
-            kit.manager.loadImage(with: url) { calls.record($0) }.cancel()
+        let lateCalls = CallbackRecorder<Int>()
+        for i in 0..<50 {  // disk query in flight on the I/O queue
+            let cancelled = CancelFlag()
+            kit.manager.loadImage(with: url) { _ in if cancelled.isSet { lateCalls.record(i) } }.cancel()
+            cancelled.set()
         }
         var slow = StubResponse.ok(TestPNG.solid(width: 64, height: 64, rgba: (4, 4, 4, 255)))
-        slow.bytesPerSecond = 4000
+        slow.bytesPerSecond = 1000  // 16 s: cannot finish before the cancel, however loaded the machine
+        slow.chunkSize = 256
         kit.server.route("/slow.png", slow)
         let download = kit.manager.loadImage(with: kit.server.url("/slow.png")) { calls.record($0) }
         #expect(await kit.server.waitUntil { log in log.contains { $0.path == "/slow.png" && $0.bytesSent > 0 } })
         download.cancel()
-        #expect(await kit.server.waitUntil(timeout: .seconds(5)) { log in
+        #expect(await kit.server.waitUntil(timeout: .seconds(10)) { log in
             log.contains { $0.path == "/slow.png" && $0.clientDisconnectedEarly }
         })
         try await Task.sleep(for: .milliseconds(200))
+        #expect(lateCalls.all.count == 0, "callbacks after cancel() returned: \(lateCalls.all)")
         #expect(calls.all.count == 0)
         #expect(kit.manager.runningOperations.isEmpty)
         await kit.tearDown()
@@ -155,4 +162,11 @@ private final class Refuser: ImageManagerDelegate {
         #expect(kit.server.requests(to: "/n.png").last?.header("If-Modified-Since") == nil)
         await kit.tearDown()
     }
+}
+
+/// Set once cancel() has returned.
+private final class CancelFlag: Sendable {
+    private let value = Mutex(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
 }

@@ -77,10 +77,10 @@ import TestSupport
     }
 
     @Test func timeoutsAreNotRemembered() async throws {
-        let kit = try await ManagerTestKit.make(downloadTimeout: 1)
+        let kit = try await ManagerTestKit.make(downloadTimeout: 2)
         var stall = StubResponse.ok(TestPNG.solid(width: 8, height: 8, rgba: (9, 9, 9, 255)), contentType: "image/png")
         stall.fault = .stallAfter(bytes: 10)
-        stall.stallLimit = .seconds(3)
+        stall.stallLimit = .seconds(6)
         kit.server.route("/stall.png", stall)
         let url = kit.server.url("/stall.png")
         let result = await kit.manager.results(url)
