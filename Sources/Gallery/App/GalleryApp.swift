@@ -7,7 +7,7 @@ import ImageCodecs
 ///
 /// ```swift
 /// let app = try GalleryApp(model: model, screen: CursesScreen(synchronizedOutput: false),
-///                          source: LocalFileImageSource(), painter: HalfBlockPainter())
+///                          source: ManagerImageSource(manager: manager, inbox: inbox), painter: RendererPainter(renderer: HalfBlockRenderer()))
 /// app.run()
 /// ```
 public final class GalleryApp {

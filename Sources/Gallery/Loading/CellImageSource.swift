@@ -46,8 +46,8 @@ public struct CellLoadOptions: OptionSet, Sendable, Hashable {
     public static let progressive = CellLoadOptions(rawValue: 1 << 1)
 }
 
-/// The seam between the gallery and whatever loads images (the ImageManager/ImageSlot binding in the
-/// full product; `LocalFileImageSource` here). Called on the UI thread only. Updates may be delivered
+/// The seam between the gallery and whatever loads images (`ManagerImageSource`: the
+/// ImageManager/ImageSlot binding). Called on the UI thread only. Updates may be delivered
 /// on any thread; the frame loop posts them to its inbox and drops those of a slot that was cancelled
 /// or rebound since (generation check), so an implementation may deliver late without harm.
 public protocol CellImageSource: AnyObject {

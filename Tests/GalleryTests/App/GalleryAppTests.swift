@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import Synchronization
+import TerminalGraphics
 import Testing
 import TestSupport
 @testable import Gallery
@@ -59,7 +60,7 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         screen = InMemoryScreen(size: size)
         self.source = source
         let model = makeModel(count: count, columns: size.columns, rows: size.rows)
-        app = try GalleryApp(model: model, screen: screen, source: source, painter: HalfBlockPainter(), inputDescriptor: keyboard.read)
+        app = try GalleryApp(model: model, screen: screen, source: source, painter: RendererPainter(renderer: HalfBlockRenderer()), inputDescriptor: keyboard.read)
         let thread = Thread { [self] in
             app.run()
             done.signal()
@@ -119,7 +120,7 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         // Item 5's image is red 5: its placement carries that colour.
         let fifth = try #require(app.model.layout.placement(of: 5, scrollRow: 0))
         let placement = try #require(last.placements.first { fifth.image.covers($0.rect) })
-        #expect(String(decoding: placement.image.rows[0], as: UTF8.self).hasPrefix("\u{1B}[38;2;5;0;0m"))
+        #expect(String(decoding: placement.image.rows[0], as: UTF8.self).hasPrefix("\u{1B}[38;2;5;0;0;"))
         // The written bytes of the frames together place every image once.
         let written = harness.screen.written.map { String(decoding: $0, as: UTF8.self) }.joined()
         #expect(written.contains("\u{1B}7"))
@@ -195,7 +196,7 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         #expect(await harness.finish())
         // Every frame colour was shown in the full view.
         let written = harness.screen.written.map { String(decoding: $0, as: UTF8.self) }.joined()
-        for colour in ["255;0;0", "0;255;0", "0;0;255"] { #expect(written.contains("38;2;\(colour)m"), "frame \(colour) never shown") }
+        for colour in ["255;0;0", "0;255;0", "0;0;255"] { #expect(written.contains("38;2;\(colour);"), "frame \(colour) never shown") }
         #expect(harness.app.framesPresented >= 6)
     }
 
