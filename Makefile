@@ -2,7 +2,7 @@
 SWIFT      ?= swift
 PREFIX     ?= /usr/local
 CONFIG_REL := -c release
-ARGS       ?=
+ARGS       ?= --demo
 
 .PHONY: all setup setup-build build release run test bench clean install uninstall
 
@@ -29,7 +29,7 @@ test: setup
 
 bench: setup
 	$(SWIFT) build $(CONFIG_REL) --product sdgallery-bench
-	"$$($(SWIFT) build $(CONFIG_REL) --show-bin-path)/sdgallery-bench" $(ARGS)
+	"$$($(SWIFT) build $(CONFIG_REL) --show-bin-path)/sdgallery-bench" $(BENCH)
 
 install: release
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1"
