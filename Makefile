@@ -32,12 +32,14 @@ bench: setup
 	"$$($(SWIFT) build $(CONFIG_REL) --show-bin-path)/sdgallery-bench" $(BENCH)
 
 install: release
-	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1"
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(PREFIX)/share/sdgallery/demo"
 	install -m 0755 "$$($(SWIFT) build $(CONFIG_REL) --show-bin-path)/sdgallery" "$(DESTDIR)$(PREFIX)/bin/sdgallery"
 	install -m 0644 man/sdgallery.1 "$(DESTDIR)$(PREFIX)/share/man/man1/sdgallery.1"
+	install -m 0644 assets/demo/* "$(DESTDIR)$(PREFIX)/share/sdgallery/demo/"
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/sdgallery" "$(DESTDIR)$(PREFIX)/share/man/man1/sdgallery.1"
+	rm -rf "$(DESTDIR)$(PREFIX)/share/sdgallery"
 
 clean:
 	rm -rf .build
