@@ -2,7 +2,8 @@
 /// values, curl messages, terminal replies, titles in URL lists) may reach a terminal.
 ///
 /// Unsafe: C0 controls (ESC, CR, LF, TAB, BEL…), DEL, C1 controls (incl. the 8-bit CSI 0x9B), the
-/// Unicode line/paragraph separators and the bidi embedding/override/isolate controls.
+/// Unicode line/paragraph separators, the bidi marks and embedding/override/isolate controls, and the
+/// zero-width no-break space (BOM).
 ///
 /// ```swift
 /// let reason = UntrustedText.sanitize(response.reason, maxLength: 80)   // "Not\u{1B}[2J Found" → "Not [2J Found"
@@ -46,7 +47,7 @@ public enum UntrustedText {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true
         case 0x2028, 0x2029: return true
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF: return true
         default: return false
         }
     }

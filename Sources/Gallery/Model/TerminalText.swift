@@ -1,5 +1,7 @@
-/// The one place where text from outside (list files, URLs, titles, network error messages) is made
-/// safe and measured for the terminal. Everything shown on screen that did not come from a literal in
+import SafeText
+
+/// Where text from outside (list files, URLs, titles, network error messages) is made safe (through
+/// `SafeText`) and measured for the terminal. Everything shown on screen that did not come from a literal in
 /// this program goes through `sanitize` first.
 ///
 /// ```swift
@@ -9,24 +11,15 @@ public enum TerminalText {
     /// Removes every character a terminal could interpret: C0 controls (ESC, CR, LF, TAB, BEL…), DEL,
     /// C1 controls (including the 8-bit CSI 0x9B), line/paragraph separators and bidi overrides.
     /// Invalid UTF-8 has already become U+FFFD when the text was decoded, which is kept (it is printable).
-    public static func sanitize(_ text: some StringProtocol) -> String {
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars where !isUnsafe(scalar) { scalars.append(scalar) }
-        return String(scalars)
-    }
+    public static func sanitize(_ text: some StringProtocol) -> String { UntrustedText.strip(String(text)) }
 
     /// Decodes bytes as UTF-8 (invalid sequences become U+FFFD) and sanitizes them.
     public static func sanitize(bytes: some Collection<UInt8>) -> String {
         sanitize(String(decoding: Array(bytes), as: UTF8.self))
     }
 
-    /// Whether `scalar` must never reach the terminal.
-    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        let v = scalar.value
-        return v < 0x20 || (v >= 0x7F && v < 0xA0) || v == 0x2028 || v == 0x2029
-            || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F
-            || v == 0xFEFF
-    }
+    /// Whether `scalar` must never reach the terminal (the one definition, in `SafeText`).
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool { UntrustedText.isUnsafe(scalar) }
 
     /// How many terminal columns `scalar` occupies: 0 for combining marks and zero-width characters,
     /// 2 for East Asian wide/fullwidth characters and emoji presentation, else 1.
