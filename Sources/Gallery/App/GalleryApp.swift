@@ -58,15 +58,24 @@ public final class GalleryApp {
 
     /// Runs until the user quits, stdin closes, or a quit signal or event arrives; then cancels every
     /// load and restores the terminal.
+    /// Shortest time between two frames that no key asked for (60 per second).
+    static let minimumFrameInterval = 1.0 / 60
+
     public func run() {
         inbox.claimOwnership()
         model.resize(terminal: screen.size, cellPixels: screen.cellPixels)
         apply(model.reconcile())
         present()
+        var lastPresent = 0.0
         while !quitting {
             let busy = status.pendingCells > 0 || status.activeDownloads > 0
             var timeout: Int32 = decoder.hasPending ? escapeTimeout : (busy ? 120 : 1000)
             if let next = animation.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
+            if dirty || repaintAll {
+                // A frame is owed: wake when its slot comes.
+                let wait = (lastPresent + Self.minimumFrameInterval - Self.now()) * 1000
+                timeout = min(timeout, Int32(max(0, wait.rounded(.up))))
+            }
             var fds = [pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, 2, timeout)
@@ -88,9 +97,16 @@ public final class GalleryApp {
             apply(model.reconcile())
             followAnimation()
             if animation.tick(now: Self.now()) { dirty = true }
-            if dirty || repaintAll { present() }
+            // Load updates (progress chunks, partial images) are paced to 60 frames a second; a key's
+            // frame is presented at once.
+            let now = Self.now()
+            if (dirty || repaintAll) && (inputAt != nil || now - lastPresent >= Self.minimumFrameInterval) {
+                present()
+                lastPresent = Self.now()
+            }
             if let inputAt { keyLatencies.append((Self.now() - inputAt) * 1000) }
         }
+        if dirty || repaintAll { present() }  // the frame still owed when the quit came
         source.cancelAll()
         screen.close()
     }
