@@ -101,10 +101,18 @@ public struct ContactSheet: Sendable {
     /// Loads entries in parallel with `load`.
     static func loadAll(_ entries: [URLListEntry], target: PixelSize?,
                         load: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>) -> [Result<(Image, ImageDetails), LoadFailure>] {
+        // One thread per entry of the row, not GCD workers: `load` blocks until the image arrives, and
+        // the loaders themselves need GCD's few workers (about one per core here) to get it there.
         let results = ResultBox(count: entries.count)
-        DispatchQueue.concurrentPerform(iterations: entries.count) { index in
-            results.set(index, load(entries[index], target))
+        let group = DispatchGroup()
+        for index in entries.indices {
+            group.enter()
+            Thread {
+                results.set(index, load(entries[index], target))
+                group.leave()
+            }.start()
         }
+        group.wait()
         return results.values
     }
 }

@@ -141,6 +141,13 @@ public final class WebImageStack: Sendable {
         done.wait()
         guard let server = started.withLock({ $0 }) else { return nil }
         state.withLock { $0.demo = server }
+        // The server's port changes every run: key the demo's images by name, so that the disk cache
+        // serves them on the next run instead of filling up with copies.
+        let port = Int(server.port)
+        manager.cacheKeyFilter = { url in
+            if url.host == "127.0.0.1" && url.port == port { return "sdgallery-demo:" + url.path }
+            return ImageCacheKey(url: url).urlKey
+        }
         return server.list
     }
 
