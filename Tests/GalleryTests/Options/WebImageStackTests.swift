@@ -1,0 +1,20 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Gallery
+
+@Suite struct WebImageStackTests {
+    @Test func demoImagesKeepTheirCacheKeysAcrossRuns() throws {
+        var options = GalleryOptions()
+        options.demo = true
+        options.cacheDirectory = try Fixtures.temporaryDirectory("stack").path
+        let stack = WebImageStack(options: options)
+        let list = try #require(stack.components.demoList(options))
+        let url = try #require(list.entries.first?.location.url)
+        // The port is random per run; the key must not contain it.
+        #expect(stack.manager.cacheKey(for: url) == "sdgallery-demo:" + url.path)
+        #expect(!stack.manager.cacheKey(for: url).contains(String(url.port ?? 0)))
+        let other = try #require(URL(string: "https://example.com/a.png"))
+        #expect(stack.manager.cacheKey(for: other) == "https://example.com/a.png")
+    }
+}
