@@ -25,7 +25,7 @@ run: release
 
 test: setup
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@scripts/run-tests
 
 bench: setup
 	$(SWIFT) build $(CONFIG_REL) --product sdgallery-bench

@@ -83,9 +83,9 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
 
     func type(_ text: String) { _ = text.utf8CString.withUnsafeBufferPointer { write(keyboard.write, $0.baseAddress, $0.count - 1) } }
 
-    /// Waits (up to 5 s) until `condition` holds on the source log, sleeping asynchronously.
+    /// Waits (up to 15 s: the machine is shared) until `condition` holds on the source log, sleeping asynchronously.
     func wait(_ condition: ([String]) -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
             if condition(source.entries) { return true }
             try? await Task.sleep(for: .milliseconds(2))
@@ -93,10 +93,10 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         return false
     }
 
-    /// Waits (up to 5 s) for the app's loop to end, off the cooperative pool.
+    /// Waits (up to 15 s) for the app's loop to end, off the cooperative pool.
     func finish() async -> Bool {
         let done = self.done
-        return (try? await Blocking.run { done.wait(timeout: .now() + 5) == .success }) ?? false
+        return (try? await Blocking.run { done.wait(timeout: .now() + 15) == .success }) ?? false
     }
 }
 

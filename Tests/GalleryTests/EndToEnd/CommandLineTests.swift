@@ -24,7 +24,7 @@ struct CommandLineTests {
     @Test func printWritesAContactSheetWithTheImagesColoursAndReportsBadLines() async throws {
         let dir = try Fixtures.temporaryDirectory("gallery-print")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try EndToEnd.makeImages(in: dir, [("red.png", "#ff0000"), ("blue.png", "#0000ff")])
+        try await EndToEnd.makeImagesAsync(in: dir, [("red.png", "#ff0000"), ("blue.png", "#0000ff")])
         let list = dir.appendingPathComponent("list.txt")
         try Data("red.png Red one\nftp://nope/x.png\nblue.png\nmissing.png\n".utf8).write(to: list)
         let result = try await Blocking.run { try EndToEnd.run(EndToEnd.binary.path, ["--print", "--colors", "truecolor", "--columns", "3", list.path]) }

@@ -92,6 +92,11 @@ enum EndToEnd {
         }
     }
 
+    /// `makeImages` on a thread of its own (it waits for child processes).
+    static func makeImagesAsync(in dir: URL, _ colours: [(String, String)], size: String = "320x240") async throws {
+        try await Blocking.run { try makeImages(in: dir, colours, size: size) }
+    }
+
     /// Whether this build's codecs decode PNG (false until the codecs work is merged).
     static func codecsDecode(_ file: URL) -> Bool {
         guard let data = try? Data(contentsOf: file) else { return false }

@@ -53,25 +53,33 @@ import Testing
         return rows
     }
 
-    func showInTmux(_ bytes: [UInt8]) throws -> String {
-        let dir = try Fixtures.temporaryDirectory("sdgallery-e2e-tmux")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("out.bin")
-        try Data(bytes).write(to: file)
-        let socket = "sdg-graphics-\(UUID().uuidString.prefix(8))"
-        _ = try XtermHarness.run(
-            ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "30", "-y", "8",
-             "cat '\(file.path)'; sleep 5"], timeout: 5)
-        defer {
-            _ = try? XtermHarness.run(["tmux", "-L", socket, "kill-server"], timeout: 5)
-            let tmpdir = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
-            try? FileManager.default.removeItem(atPath: "\(tmpdir)/tmux-\(getuid())/\(socket)")
+    /// Shows `bytes` in a private tmux server and captures the pane with escapes (on a thread of
+    /// its own: spawning and sleeping must not hold a cooperative-pool thread).
+    func showInTmux(_ bytes: [UInt8]) async throws -> String {
+        try await Blocking.run {
+            let dir = try Fixtures.temporaryDirectory("sdgallery-e2e-tmux")
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let file = dir.appendingPathComponent("out.bin")
+            try Data(bytes).write(to: file)
+            let socket = "sdg-graphics-\(UUID().uuidString.prefix(8))"
+            _ = try XtermHarness.run(
+                ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "30", "-y", "8",
+                 "cat '\(file.path)'; touch '\(file.path).shown'; sleep 10"], timeout: 5)
+            defer {
+                _ = try? XtermHarness.run(["tmux", "-L", socket, "kill-server"], timeout: 5)
+                let tmpdir = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+                try? FileManager.default.removeItem(atPath: "\(tmpdir)/tmux-\(getuid())/\(socket)")
+            }
+            let deadline = Date().addingTimeInterval(10)
+            while !FileManager.default.fileExists(atPath: file.path + ".shown") && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+            let capture = dir.appendingPathComponent("capture.txt")
+            _ = try XtermHarness.run(
+                ["sh", "-c", "tmux -L \(socket) capture-pane -p -e -t 0 > '\(capture.path)'"], timeout: 5)
+            return try String(contentsOf: capture, encoding: .utf8)
         }
-        Thread.sleep(forTimeInterval: 0.4)
-        let capture = dir.appendingPathComponent("capture.txt")
-        _ = try XtermHarness.run(
-            ["sh", "-c", "tmux -L \(socket) capture-pane -p -e -t 0 > '\(capture.path)'"], timeout: 5)
-        return try String(contentsOf: capture, encoding: .utf8)
     }
 
     static let image = TestImages.make(width: 2, height: 4, [
@@ -82,9 +90,9 @@ import Testing
     ])
 
     @Test(.enabled(if: XtermHarness.which("tmux") != nil, "skipped: needs tmux"), .timeLimit(.minutes(1)))
-    func truecolorCellsShowTheRightColours() throws {
+    func truecolorCellsShowTheRightColours() async throws {
         let out = try HalfBlockRenderer().render(Self.image, cells: CellSize(columns: 2, rows: 2), cellPixelSize: CellPixelSize(width: 10, height: 20))
-        let rows = Self.cells(try showInTmux(out.positioned(row: 2, column: 4)))
+        let rows = Self.cells(try await showInTmux(out.positioned(row: 2, column: 4)))
         try #require(rows.count >= 3)
         #expect(rows[0].isEmpty)
         #expect(rows[1] == [
@@ -98,9 +106,9 @@ import Testing
     }
 
     @Test(.enabled(if: XtermHarness.which("tmux") != nil, "skipped: needs tmux"), .timeLimit(.minutes(1)))
-    func palette256CellsShowTheRightIndices() throws {
+    func palette256CellsShowTheRightIndices() async throws {
         let out = try HalfBlockRenderer(colorDepth: .color256).render(Self.image, cells: CellSize(columns: 2, rows: 2), cellPixelSize: CellPixelSize(width: 10, height: 20))
-        let rows = Self.cells(try showInTmux(out.bytes))
+        let rows = Self.cells(try await showInTmux(out.bytes))
         try #require(rows.count >= 2)
         #expect(rows[0] == [
             Cell(foreground: "38;5;196", background: "48;5;46"),

@@ -84,7 +84,7 @@ enum XtermHarness {
     @Test(
         .enabled(if: XtermHarness.available, "skipped: needs xvfb-run, xterm, import, timeout and /usr/bin/convert"),
         .timeLimit(.minutes(1)))
-    func solidImageAppearsInXterm() throws {
+    func solidImageAppearsInXterm() async throws {
         let colour = (r: 200, g: 40, b: 60)
         let image = TestImages.solid(width: 240, height: 120, r: UInt8(colour.r), g: UInt8(colour.g), b: UInt8(colour.b))
         // 12×3 cells of 10×20 px → a 120×60 box; the image is scaled down to fill it.
@@ -106,11 +106,14 @@ enum XtermHarness {
             """
         try script.write(to: dir.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
         let started = Date()
-        let status = try XtermHarness.run(
-            ["timeout", "18", "xvfb-run", "-a", "-n", XtermHarness.randomServerNumber(), "-s", "-screen 0 640x480x24", "sh", dir.appendingPathComponent("run.sh").path],
-            timeout: 19)
+        let status = try await Blocking.run {
+            let status = try XtermHarness.run(
+                ["timeout", "18", "xvfb-run", "-a", "-n", XtermHarness.randomServerNumber(), "-s", "-screen 0 640x480x24", "sh", dir.appendingPathComponent("run.sh").path],
+                timeout: 19)
+            _ = try XtermHarness.run(["/usr/bin/convert", dir.appendingPathComponent("shot.png").path, dir.appendingPathComponent("shot.ppm").path], timeout: 10)
+            return status
+        }
         #expect(status == 0)
-        _ = try XtermHarness.run(["/usr/bin/convert", dir.appendingPathComponent("shot.png").path, dir.appendingPathComponent("shot.ppm").path], timeout: 10)
         #expect(Date().timeIntervalSince(started) < 20)
         let shot = try #require(XtermHarness.readPPM(try Data(contentsOf: dir.appendingPathComponent("shot.ppm"))))
 

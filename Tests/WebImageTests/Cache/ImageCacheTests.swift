@@ -171,17 +171,19 @@ import TestSupport
 
     /// With the real codecs: a JPEG disk hit decodes at the target box (DCT-scaled).
     @Test
-    func realDecoderDecodesAJPEGDiskHitAtTheTargetSize() throws {
+    func realDecoderDecodesAJPEGDiskHitAtTheTargetSize() async throws {
         var config = ImageCacheConfig()
         config.directory = try Fixtures.temporaryDirectory("sdgallery-imagecache-real").appendingPathComponent("c")
         let cache = ImageCache(config: config)
         let jpeg = try Fixtures.temporaryDirectory("sdgallery-jpeg").appendingPathComponent("a.jpg")
-        let convert = Process()
-        convert.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
-        convert.arguments = ["-size", "640x480", "gradient:red-blue", jpeg.path]
-        try convert.run()
-        convert.waitUntilExit()
-        cache.store(image: nil, data: try Data(contentsOf: jpeg), forKey: url)
+        try await Blocking.run {
+            let convert = Process()
+            convert.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
+            convert.arguments = ["-size", "640x480", "gradient:red-blue", jpeg.path]
+            try convert.run()
+            convert.waitUntilExit()
+        }
+        await cache.store(image: nil, data: try Data(contentsOf: jpeg), forKey: url)
         let r = try #require(Self.result { cache.queryCacheOperation(forKey: url.withTargetSize(PixelSize(width: 160, height: 96)), done: $0) })
         #expect(r.cacheType == .disk)
         #expect(r.image?.size == PixelSize(width: 128, height: 96))

@@ -66,11 +66,13 @@ struct ImageDownloadOperationTests {
     func progressiveJPEGWithRealCodecs() async throws {
         let dir = try Fixtures.temporaryDirectory("progressive")
         let file = dir.appendingPathComponent("p.jpg")
-        let convert = Process()
-        convert.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
-        convert.arguments = ["-size", "640x480", "plasma:fractal", "-interlace", "JPEG", "-quality", "85", file.path]
-        try convert.run()
-        convert.waitUntilExit()
+        try await Blocking.run {
+            let convert = Process()
+            convert.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
+            convert.arguments = ["-size", "640x480", "plasma:fractal", "-interlace", "JPEG", "-quality", "85", file.path]
+            try convert.run()
+            convert.waitUntilExit()
+        }
         let jpeg = try Data(contentsOf: file)
         let server = try await LoopbackServer.start()
         var stub = StubResponse.ok(jpeg, contentType: "image/jpeg")

@@ -1,0 +1,63 @@
+import Foundation
+import TestSupport
+
+/// A private tmux server (its own `-L` socket) running one command in a detached session.
+///
+/// Every tmux call spawns a process and waits for it, so each runs through `Blocking.run`: a test
+/// that held one of the two cooperative-pool threads in `waitpid` would stall every in-process
+/// loopback server of every parallel test.
+final class TmuxSession: Sendable {
+    let socket = "sdg-e2e-\(UUID().uuidString.prefix(8))"
+
+    private init() {}
+
+    /// Starts `command` in a `columns`×`rows` session.
+    static func start(columns: Int, rows: Int, command: String) async throws -> TmuxSession {
+        let session = TmuxSession()
+        let socket = session.socket
+        let r = try await Blocking.run {
+            try EndToEnd.run("/usr/bin/tmux", ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command], detached: true)
+        }
+        if r.status != 0 { throw TmuxError(message: "tmux new-session failed with status \(r.status)") }
+        return session
+    }
+
+    deinit {
+        let socket = socket
+        Thread { _ = try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "kill-server"], detached: true) }.start()
+    }
+
+    func resize(columns: Int, rows: Int) async {
+        await tmux(["resize-window", "-t", "0", "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    func send(_ keys: String...) async {
+        await tmux(["send-keys", "-t", "0"] + keys)
+    }
+
+    /// The pane as text (with escapes when `escapes`).
+    func capture(escapes: Bool = false) async -> String {
+        await tmux(["capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : []))
+    }
+
+    /// Waits up to `timeout` seconds for the capture to satisfy `condition`; returns the last capture.
+    @discardableResult
+    func wait(timeout: Double = 10, escapes: Bool = false, _ condition: (String) -> Bool) async -> (ok: Bool, screen: String) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = ""
+        repeat {
+            screen = await capture(escapes: escapes)
+            if condition(screen) { return (true, screen) }
+            try? await Task.sleep(for: .milliseconds(50))
+        } while Date() < deadline
+        return (false, screen)
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) async -> String {
+        let socket = socket
+        return (try? await Blocking.run { try EndToEnd.run("/usr/bin/tmux", ["-L", socket] + arguments).out }) ?? ""
+    }
+}
+
+struct TmuxError: Error { var message: String }
