@@ -4,7 +4,7 @@ PREFIX     ?= /usr/local
 CONFIG_REL := -c release
 ARGS       ?= --demo
 
-.PHONY: all setup setup-build build release run test bench clean install uninstall
+.PHONY: all setup setup-build build release run test test-tsan test-asan bench clean install uninstall
 
 all: build
 
@@ -26,6 +26,16 @@ run: release
 test: setup
 	$(SWIFT) build --build-tests
 	@scripts/run-tests
+
+# The whole suite under ThreadSanitizer / AddressSanitizer, each in its own scratch path so the
+# normal build stays as it is (docs/sanitizers.md: commands, figures, last clean run).
+test-tsan: setup
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	@TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 $${TSAN_OPTIONS:-}" scripts/run-tests --sanitize=thread --scratch-path .build-tsan
+
+test-asan: setup
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	@ASAN_OPTIONS="detect_leaks=1 $${ASAN_OPTIONS:-}" scripts/run-tests --sanitize=address --scratch-path .build-asan
 
 bench: setup
 	$(SWIFT) build $(CONFIG_REL) --product sdgallery-bench

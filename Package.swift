@@ -2,7 +2,8 @@
 //
 // sdgallery — a terminal image gallery on a Linux/Swift port of SDWebImage.
 // Dependency arrows point down only:
-//   sdgallery → Gallery → {WebImage, TerminalGraphics} → ImageCodecs → C* wrappers.
+//   sdgallery → Gallery → {WebImage, TerminalGraphics} → ImageCodecs → C* wrappers;
+//   Locking (the lock type) and SafeText (the sanitizer) sit under all of them.
 // Each C library is imported by exactly one Swift module.
 import PackageDescription
 
@@ -35,18 +36,19 @@ let package = Package(
         .target(name: "CSixel", linkerSettings: [.linkedLibrary("sixel")]),
 
         // MARK: Swift modules
+        .target(name: "Locking", swiftSettings: strict),
         .target(name: "SafeText", swiftSettings: strict),
-        .target(name: "ImageCodecs", dependencies: ["CJPEG", "CPNG", "CGIF", "CWebP"], swiftSettings: strict),
+        .target(name: "ImageCodecs", dependencies: ["Locking", "CJPEG", "CPNG", "CGIF", "CWebP"], swiftSettings: strict),
         .target(
             name: "WebImage",
-            dependencies: ["ImageCodecs", "SafeText", "CCurl", .product(name: "Collections", package: "swift-collections")],
+            dependencies: ["ImageCodecs", "Locking", "SafeText", "CCurl", .product(name: "Collections", package: "swift-collections")],
             swiftSettings: strict
         ),
-        .target(name: "TerminalGraphics", dependencies: ["ImageCodecs", "SafeText", "CSixel"], swiftSettings: strict),
+        .target(name: "TerminalGraphics", dependencies: ["ImageCodecs", "Locking", "SafeText", "CSixel"], swiftSettings: strict),
         .target(
             name: "Gallery",
             dependencies: [
-                "WebImage", "TerminalGraphics", "SafeText", "CNcurses",
+                "WebImage", "TerminalGraphics", "Locking", "SafeText", "CNcurses",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: strict
@@ -56,12 +58,13 @@ let package = Package(
             dependencies: ["Gallery", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
-        .executableTarget(name: "sdgallery-bench", dependencies: ["ImageCodecs", "WebImage", "TerminalGraphics"], swiftSettings: strict),
+        .executableTarget(name: "sdgallery-bench", dependencies: ["ImageCodecs", "Locking", "WebImage", "TerminalGraphics"], swiftSettings: strict),
 
         // MARK: Tests
         .target(
             name: "TestSupport",
             dependencies: [
+                "Locking",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ],
@@ -69,11 +72,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"], swiftSettings: strict),
-        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "TestSupportTests", dependencies: ["Locking", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Locking", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "Locking", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Locking", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Locking", "TestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

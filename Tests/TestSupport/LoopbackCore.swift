@@ -1,7 +1,7 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
-import Synchronization
+import Locking
 
 /// The one FlyingFox server behind every `LoopbackServer` view of this process.
 final class LoopbackCore: Sendable {
@@ -10,10 +10,10 @@ final class LoopbackCore: Sendable {
     let routes = RouteTable()
     private let server: HTTPServer
     private let task: Task<Void, any Error>
-    private let views = Mutex(0)
+    private let views = Locked(0)
 
-    private static let starting = Mutex<Task<LoopbackCore, any Error>?>(nil)
-    private let shared = Mutex(false)
+    private static let starting = Locked<Task<LoopbackCore, any Error>?>(nil)
+    private let shared = Locked(false)
 
     private init(port: UInt16, server: HTTPServer, task: Task<Void, any Error>) {
         self.port = port
@@ -113,7 +113,7 @@ final class RouteTable: Sendable {
         case directory(URL)
     }
 
-    private let table = Mutex<[String: Route]>([:])
+    private let table = Locked<[String: Route]>([:])
 
     func set(_ path: String, _ route: Route) { table.withLock { $0[path] = route } }
 

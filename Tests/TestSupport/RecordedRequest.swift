@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// One request as the loopback server saw it, updated while its response body streams.
 public struct RecordedRequest: Sendable {
@@ -35,7 +35,7 @@ final class RequestLog: Sendable {
         var prefixOfID: [Int: String] = [:]
         var nextID = 0
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Appends a request of the view `prefix` (path already relative to it) and returns its id
     /// (ids keep counting across `reset`).

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The UI thread's mailbox: any thread posts events; each post writes one byte to a wake pipe, which
 /// the frame loop polls together with stdin, so the UI thread sleeps until there is something to do.
@@ -11,8 +11,8 @@ import Synchronization
 /// for event in inbox.drain() { … }
 /// ```
 public final class UIInbox<Event: Sendable>: Sendable {
-    private let queue = Mutex<[Event]>([])
-    private let owner = Mutex<pthread_t?>(nil)
+    private let queue = Locked<[Event]>([])
+    private let owner = Locked<pthread_t?>(nil)
     /// The read end of the wake pipe (poll it for POLLIN).
     public let wakeDescriptor: Int32
     /// The write end of the wake pipe (also handed to signal handlers).

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import WebImage
 
 /// What the gallery counts about its loads, beside the downloader's own statistics: images shown by
@@ -22,7 +22,7 @@ public final class LoadCounters: Sendable {
     }
 
     private let started = ContinuousClock.now
-    private let counters = Mutex(Snapshot())
+    private let counters = Locked(Snapshot())
 
     /// Creates zeroed counters; the first-image clock starts now.
     public init() {}

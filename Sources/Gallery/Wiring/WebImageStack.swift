@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import Locking
 import TerminalGraphics
 import WebImage
 
@@ -13,7 +13,7 @@ public final class WebImageStack: Sendable {
         var observation: DownloadEventObservation?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The command line this stack is configured from.
     public let options: GalleryOptions
     /// What the gallery counts (images by origin, failures, first image).
@@ -114,7 +114,7 @@ public final class WebImageStack: Sendable {
     /// One entry, loaded to completion (for `--print`; runs on the sheet's worker threads).
     func load(_ entry: URLListEntry, target: PixelSize?) -> Result<(Image, ImageDetails), LoadFailure> {
         let manager = self.manager
-        let outcome = Mutex<ImageLoadResult?>(nil)
+        let outcome = Locked<ImageLoadResult?>(nil)
         let done = DispatchSemaphore(value: 0)
         manager.loadImage(with: entry.location.url, context: ImageLoadContext(targetSize: target)) { result in
             guard result.isFinished else { return }
@@ -131,7 +131,7 @@ public final class WebImageStack: Sendable {
     /// Starts the loopback demo server over `assets/demo` and returns its list.
     private func startDemo(_ options: GalleryOptions) -> URLList? {
         guard let directory = DemoAssets.directory() else { return nil }
-        let started = Mutex<DemoServer?>(nil)
+        let started = Locked<DemoServer?>(nil)
         let done = DispatchSemaphore(value: 0)
         Task.detached {
             let server = try? await DemoServer.start(directory: directory, bytesPerSecond: options.demoRate)

@@ -1,5 +1,5 @@
 import ImageCodecs
-import Synchronization
+import Locking
 
 /// Identifies one encoded output: the image, the cell rectangle, the renderer (kind, colour depth,
 /// background, passthrough) and the cell pixel size.
@@ -57,7 +57,7 @@ public final class EncodedOutputCache: Sendable {
 
     /// Upper bound on the summed `RenderedImage.cost` of all entries.
     public let costLimit: Int
-    let state = Mutex(State())
+    let state = Locked(State())
 
     /// Creates a cache holding at most `costLimit` bytes of output.
     public init(costLimit: Int = 64 << 20) {

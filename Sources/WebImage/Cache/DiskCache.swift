@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import ImageCodecs
-import Synchronization
+import Locking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,7 +29,7 @@ public final class DiskCache: Sendable {
     public let config: DiskCacheConfig
     /// The directory path.
     public let path: String
-    let index = Mutex(DiskIndex())
+    let index = Locked(DiskIndex())
     /// Runs sweeps and trims, one at a time, off every caller's thread.
     let maintenanceQueue = DispatchQueue(label: "sdgallery.diskcache.maintenance", qos: .utility)
     static let tempPrefix = ".tmp-"

@@ -1,10 +1,10 @@
-import Synchronization
+import Locking
 
 /// A cancellable cache query (SDWebImage's query operation). Once cancelled it never calls back: the
 /// callback claims the operation under the same lock `cancel()` takes, so exactly one of them wins.
 public final class ImageCacheQueryOperation: Sendable {
     private enum State { case running, cancelled, finished }
-    private let state = Mutex(State.running)
+    private let state = Locked(State.running)
     private let done: @Sendable (ImageCacheQueryResult) -> Void
 
     init(done: @escaping @Sendable (ImageCacheQueryResult) -> Void) { self.done = done }

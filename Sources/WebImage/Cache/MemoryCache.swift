@@ -1,5 +1,5 @@
 import ImageCodecs
-import Synchronization
+import Locking
 
 /// The memory level of `ImageCache` (SDWebImage's `SDMemoryCache`): a thread-safe LRU of decoded
 /// images bounded by total cost (`Image.cost`, bytes of pixels) and by count. An image costlier than
@@ -21,7 +21,7 @@ public final class MemoryCache: Sendable {
     public let costLimit: Int
     /// The number of images the cache may hold.
     public let countLimit: Int
-    private let list = Mutex(LRUList<ImageCacheKey, Image>())
+    private let list = Locked(LRUList<ImageCacheKey, Image>())
 
     /// Creates an empty cache.
     public init(costLimit: Int = MemoryCache.defaultCostLimit, countLimit: Int = MemoryCache.defaultCountLimit) {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Resumes a continuation exactly once, from a result or from task cancellation, whichever comes first.
 final class ResumeOnce<T: Sendable>: Sendable {
@@ -7,7 +7,7 @@ final class ResumeOnce<T: Sendable>: Sendable {
         var cancelled = false
         var cancelAction: (@Sendable () -> Void)?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func install(_ continuation: CheckedContinuation<T, any Error>) {
         let cancelled = state.withLock { state -> Bool in

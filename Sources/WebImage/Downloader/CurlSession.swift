@@ -1,3 +1,4 @@
+import Locking
 import CCurl
 import Foundation
 import Synchronization
@@ -8,7 +9,7 @@ import Synchronization
 /// other curl call (easy handles, multi, share) happens on the network thread. Handles are removed
 /// in the loop, never inside a curl callback.
 ///
-/// `@unchecked Sendable`: `inbox` is a `Mutex`; `activeCount` is an `Atomic`; the multi/share
+/// `@unchecked Sendable`: `inbox` is a `Locked`; `activeCount` is an `Atomic`; the multi/share
 /// handles and the transfer table are touched only by the network thread (`run()`).
 final class CurlSession: @unchecked Sendable {
     private enum Command: Sendable {
@@ -24,7 +25,7 @@ final class CurlSession: @unchecked Sendable {
         var closed = false
     }
 
-    private let inbox = Mutex(Inbox())
+    private let inbox = Locked(Inbox())
     private let activeCount = Atomic<Int>(0)
     private let threadRunning = Atomic<Bool>(true)
     private let kernelThreadID = Atomic<Int32>(0)

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Activity of the downloader, for a network activity indicator (SDWebImage's
 /// Start / ReceiveResponse / Stop / Finish notifications).
@@ -17,7 +17,7 @@ public enum DownloadEvent: Sendable, Equatable {
 /// Fans events out to observers. Observers are called synchronously on the thread that posts
 /// (often the network thread): keep them quick.
 public final class DownloadEventCenter: Sendable {
-    private let observers = Mutex<[Int: @Sendable (DownloadEvent) -> Void]>([:])
+    private let observers = Locked<[Int: @Sendable (DownloadEvent) -> Void]>([:])
     private let ids = AtomicCounter()
 
     /// Creates an empty center.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Running counters of one downloader, for `--stats` and the status bar. Thread-safe.
 public final class DownloadStatistics: Sendable {
@@ -16,7 +16,7 @@ public final class DownloadStatistics: Sendable {
         public var bytesReceived: Int64 = 0
     }
 
-    private let counters = Mutex(Snapshot())
+    private let counters = Locked(Snapshot())
 
     /// Creates zeroed counters.
     public init() {}

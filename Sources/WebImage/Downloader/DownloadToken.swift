@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// One handler's ticket (SDWebImage's `SDWebImageDownloadToken`): cancel it to drop that handler
 /// only; the transfer stops when its last handler goes. Set `priority` to move it in the queue.
@@ -17,14 +17,14 @@ public final class DownloadToken: Sendable {
     /// The operation serving the handler.
     public let operation: any DownloadOperation
     private let downloader: ImageDownloader
-    private let state: Mutex<(priority: DownloadPriority, cancelled: Bool)>
+    private let state: Locked<(priority: DownloadPriority, cancelled: Bool)>
 
     init(url: URL, handlerID: UInt64, operation: any DownloadOperation, downloader: ImageDownloader, priority: DownloadPriority) {
         self.url = url
         self.handlerID = handlerID
         self.operation = operation
         self.downloader = downloader
-        self.state = Mutex((priority, false))
+        self.state = Locked((priority, false))
     }
 
     /// This handler's priority; setting it re-prioritises the operation live.

@@ -1,11 +1,11 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import Locking
 
 /// The default `DownloadOperation`: one libcurl transfer, many handlers, progress, progressive
 /// partial images and the final decode on a decode queue (never on the network thread).
 ///
-/// `@unchecked Sendable`: `state` is a `Mutex`; `decoderBox` is touched only on `lane` (a serial
+/// `@unchecked Sendable`: `state` is a `Locked`; `decoderBox` is touched only on `lane` (a serial
 /// queue); `deliveryLock` serialises callbacks with handler removal.
 public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendable {
     enum Phase { case pending, running, finished, cancelled }
@@ -25,7 +25,7 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
 
     /// The setup handed over by the downloader.
     public let setup: DownloadOperationSetup
-    let state = Mutex(State())
+    let state = Locked(State())
     /// Serial queue for decoding and callbacks.
     let lane = DecodeQueues.lane()
     /// Held while a callback runs and while a handler is removed: after `removeHandler` returns,

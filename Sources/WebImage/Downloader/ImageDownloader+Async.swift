@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 extension ImageDownloader {
     /// Downloads and decodes `url`; returns the final result. Throws `DownloadError` (including
@@ -33,7 +33,7 @@ private final class AsyncDownloadBox: Sendable {
     }
 
     private let url: URL
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(url: URL) { self.url = url }
 

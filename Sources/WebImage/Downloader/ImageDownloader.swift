@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import Locking
 
 /// Downloads images over HTTP(S) with libcurl (SDWebImage's `SDWebImageDownloader`): one transfer
 /// per URL shared by every caller, a priority queue with a concurrency limit, live priorities,
@@ -14,7 +14,7 @@ import Synchronization
 /// let image = try await downloader.image(for: url).image
 /// ```
 ///
-/// `@unchecked Sendable`: all mutable state lives in `state` (a `Mutex`).
+/// `@unchecked Sendable`: all mutable state lives in `state` (a `Locked`).
 public final class ImageDownloader: @unchecked Sendable {
     struct State {
         var config: ImageDownloaderConfig
@@ -27,7 +27,7 @@ public final class ImageDownloader: @unchecked Sendable {
         var session: CurlSession
     }
 
-    let state: Mutex<State>
+    let state: Locked<State>
     let handlerIDs = AtomicCounter()
     /// Activity events (start, response, stop, finish) for an activity indicator.
     public let events = DownloadEventCenter()
@@ -39,7 +39,7 @@ public final class ImageDownloader: @unchecked Sendable {
 
     /// Creates a downloader with its own network thread.
     public init(config: ImageDownloaderConfig = .default) {
-        state = Mutex(State(config: config, session: CurlSession()))
+        state = Locked(State(config: config, session: CurlSession()))
     }
 
     deinit {

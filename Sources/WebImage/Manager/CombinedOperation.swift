@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// One `loadImage` call: cancels the cache query and the download together
 /// (SDWebImageCombinedOperation). After `cancel()` its completion is never called.
@@ -11,7 +11,7 @@ public final class CombinedOperation: Sendable, Hashable {
         var downloadToken: DownloadToken?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let onEnd: @Sendable (CombinedOperation) -> Void
 
     init(onEnd: @escaping @Sendable (CombinedOperation) -> Void) { self.onEnd = onEnd }

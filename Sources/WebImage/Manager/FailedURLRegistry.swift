@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// URLs whose last load failed for a non-transient reason, with the error, for a limited time
 /// (SDWebImage keeps them forever; here entries expire, and a success clears them).
@@ -9,7 +9,7 @@ public final class FailedURLRegistry: Sendable {
         var failedAt: Date
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = Locked<[String: Entry]>([:])
     private let lifetime: TimeInterval
     private let clock: @Sendable () -> Date
 

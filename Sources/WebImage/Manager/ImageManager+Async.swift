@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import Locking
 
 extension ImageManager {
     /// Loads `url` and returns the first finished result (partial images are skipped; with
@@ -12,7 +12,7 @@ extension ImageManager {
         let box = OperationBox()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ImageLoadResult, any Error>) in
-                let once = Mutex<CheckedContinuation<ImageLoadResult, any Error>?>(continuation)
+                let once = Locked<CheckedContinuation<ImageLoadResult, any Error>?>(continuation)
                 let operation = loadImage(with: url, options: options.subtracting(.progressiveLoad), context: context) { result in
                     guard result.isFinished, let continuation = once.withLock({ c -> CheckedContinuation<ImageLoadResult, any Error>? in
                         defer { c = nil }
@@ -46,7 +46,7 @@ private final class OperationBox: Sendable {
         var cancelled = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func set(_ operation: CombinedOperation, onCancel: @escaping @Sendable () -> Void) {
         let cancelled = state.withLock { state in

@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import Locking
 
 /// Cache → download → store, with options, failed-URL memory and refresh through HTTP validators
 /// (SDWebImageManager). Every load is one `CombinedOperation`.
@@ -28,8 +28,8 @@ public final class ImageManager: Sendable {
         var delegate: (any ImageManagerDelegate)?
     }
 
-    private let settings = Mutex(Settings())
-    private let running = Mutex<Set<CombinedOperation>>([])
+    private let settings = Locked(Settings())
+    private let running = Locked<Set<CombinedOperation>>([])
     let fileLoader: LocalFileLoader
 
     /// Creates a manager with its own cache and downloader. `failedURLLifetime` is how long a failed

@@ -1,6 +1,6 @@
 import DequeModule
 import Foundation
-import Synchronization
+import Locking
 
 /// Warms the cache at low priority (SDWebImagePrefetcher). At most `maxConcurrentPrefetchCount`
 /// prefetch loads run at once across every `prefetchURLs` call, so prefetching never takes more
@@ -27,7 +27,7 @@ public final class ImagePrefetcher: Sendable {
         var tokens: [PrefetchToken] = []
     }
 
-    private let scheduler = Mutex(Scheduler())
+    private let scheduler = Locked(Scheduler())
 
     /// Creates a prefetcher.
     public init(manager: ImageManager = .shared, maxConcurrentPrefetchCount: Int = 3, options: ImageManagerOptions = []) {

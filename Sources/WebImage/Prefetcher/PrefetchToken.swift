@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// One `prefetchURLs` call: its counters and its cancellation.
 public final class PrefetchToken: Sendable {
@@ -19,7 +19,7 @@ public final class PrefetchToken: Sendable {
     private let context: ImageLoadContext
     private let progress: (@Sendable (Int, Int) -> Void)?
     private let completed: (@Sendable (Int, Int) -> Void)?
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(urls: [URL], manager: ImageManager, options: ImageManagerOptions, context: ImageLoadContext,
          progress: (@Sendable (Int, Int) -> Void)?, completed: (@Sendable (Int, Int) -> Void)?) {
@@ -113,9 +113,9 @@ public final class PrefetchToken: Sendable {
 
 /// Gives a prefetch slot back exactly once, whoever ends the load first (its completion or a cancel).
 final class SlotRelease: Sendable {
-    private let release: Mutex<(@Sendable () -> Void)?>
+    private let release: Locked<(@Sendable () -> Void)?>
 
-    init(_ release: @escaping @Sendable () -> Void) { self.release = Mutex(release) }
+    init(_ release: @escaping @Sendable () -> Void) { self.release = Locked(release) }
 
     func fire() {
         let once = release.withLock { r in

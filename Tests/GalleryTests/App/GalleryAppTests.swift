@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import Locking
 import TerminalGraphics
 import Testing
 import TestSupport
@@ -9,7 +9,7 @@ import TestSupport
 /// A source that records calls and answers each bind at once with a solid image whose red channel is
 /// the item index (so the test can see which image a cell shows).
 final class RecordingSource: CellImageSource, Sendable {
-    let log = Mutex<[String]>([])
+    let log = Locked<[String]>([])
     let failIndex: Int?
     let animated: Bool
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Testing
 @testable import Gallery
 
@@ -36,7 +36,7 @@ import Testing
         inbox.claimOwnership()
         #expect(inbox.isOwnerThread)
         let other = DispatchSemaphore(value: 0)
-        let seen = Mutex<Bool>(true)
+        let seen = Locked<Bool>(true)
         Thread {
             seen.withLock { $0 = inbox.isOwnerThread }
             other.signal()

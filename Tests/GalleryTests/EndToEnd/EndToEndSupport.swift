@@ -5,8 +5,10 @@ import TestSupport
 /// Helpers for the end-to-end tests: the built binary, fixture images made with ImageMagick, and
 /// child processes run to completion.
 enum EndToEnd {
-    /// The debug binary built by `swift build` (the tests need it built first).
-    static let binary = Fixtures.repositoryRoot.appendingPathComponent(".build/debug/sdgallery")
+    /// The `sdgallery` built next to this test bundle (`swift build --build-tests` builds both; a
+    /// sanitizer build in its own scratch path tests its own, sanitized, binary).
+    static let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("sdgallery")
     /// ImageMagick's convert (not the /usr/local stand-in).
     static let convert = "/usr/bin/convert"
 

@@ -1,12 +1,12 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import Locking
 import TestSupport
 @testable import WebImage
 
 /// A clock tests move by hand.
 final class TestClock: Sendable {
-    private let now = Mutex(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded()))
+    private let now = Locked(Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded()))
     func callAsFunction() -> Date { now.withLock { $0 } }
     func advance(_ seconds: TimeInterval) { now.withLock { $0 += seconds } }
     var closure: @Sendable () -> Date { { self() } }
@@ -14,7 +14,7 @@ final class TestClock: Sendable {
 
 /// Collects cache events.
 final class EventLog: Sendable {
-    private let events = Mutex<[CacheEvent]>([])
+    private let events = Locked<[CacheEvent]>([])
     var sink: @Sendable (CacheEvent) -> Void { { event in self.events.withLock { $0.append(event) } } }
     var all: [CacheEvent] { events.withLock { $0 } }
     var errors: [CacheError] { all.compactMap { if case .error(let e) = $0 { return e } else { return nil } } }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Testing
 @testable import WebImage
 
@@ -52,7 +52,7 @@ import Testing
     @Test func storeCrossingTheLimitTrimsLeastRecentlyUsedTo70PercentOffTheCallersThread() throws {
         let clock = TestClock()
         let events = EventLog()
-        let trimThread = Mutex<pthread_t?>(nil)
+        let trimThread = Locked<pthread_t?>(nil)
         let config = DiskCacheConfig(
             directory: try makeDisk().1, maxSize: 100_000, clock: clock.closure,
             onEvent: { event in

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Testing
 @testable import WebImage
 #if canImport(Glibc)
@@ -12,7 +12,7 @@ import Glibc
         let events = EventLog()
         let (first, dir) = try makeDisk(maxSize: 120_000, events: events)
         let (second, _) = try makeDisk(dir, maxSize: 120_000, events: events)
-        let bad = Mutex(0)
+        let bad = Locked(0)
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
             let disk = worker % 2 == 0 ? first : second
             for i in 0..<150 {

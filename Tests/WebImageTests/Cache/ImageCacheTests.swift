@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import ImageCodecs
-import Synchronization
+import Locking
 import Testing
 import TestSupport
 @testable import WebImage
@@ -20,7 +20,7 @@ import TestSupport
 
     /// Waits for a callback, with a timeout so nothing can hang.
     static func result(_ start: (@escaping @Sendable (ImageCacheQueryResult) -> Void) -> Void) -> ImageCacheQueryResult? {
-        let box = Mutex<ImageCacheQueryResult?>(nil)
+        let box = Locked<ImageCacheQueryResult?>(nil)
         let done = DispatchSemaphore(value: 0)
         start { r in box.withLock { $0 = r }; done.signal() }
         _ = done.wait(timeout: .now() + 5)
@@ -32,7 +32,7 @@ import TestSupport
     @Test func memoryHitIsSynchronous() throws {
         let cache = try Self.makeCache()
         cache.store(image: solidImage(4, 4), data: nil, forKey: url)
-        let got = Mutex<ImageCacheType?>(nil)
+        let got = Locked<ImageCacheType?>(nil)
         let op = cache.queryCacheOperation(forKey: url) { r in got.withLock { $0 = r.cacheType } }
         #expect(got.withLock { $0 } == .memory)  // before the call returned
         #expect(op.isFinished)
@@ -71,7 +71,7 @@ import TestSupport
         let cache = try Self.makeCache()
         for i in 0..<50 { cache.store(image: nil, data: TinyImage.data(width: 8, height: 8), forKey: ImageCacheKey(urlKey: "k\(i)")) }
         cache.waitUntilIdle()
-        let calls = Mutex(0)
+        let calls = Locked(0)
         // Block the I/O queue so every query is still pending when it is cancelled.
         let gate = DispatchSemaphore(value: 0)
         cache.ioQueue.async { gate.wait() }
@@ -84,9 +84,9 @@ import TestSupport
         #expect(calls.withLock { $0 } == 0)
         #expect(ops.allSatisfy { $0.isCancelled })
         // Cancel racing with delivery: never a callback after cancel() has returned.
-        let late = Mutex(0)
+        let late = Locked(0)
         for i in 0..<50 {
-            let cancelled = Mutex(false)
+            let cancelled = Locked(false)
             let op = cache.queryCacheOperation(forKey: ImageCacheKey(urlKey: "k\(i)")) { _ in
                 if cancelled.withLock({ $0 }) { late.withLock { $0 += 1 } }
             }
@@ -104,7 +104,7 @@ import TestSupport
         let queue = DispatchQueue(label: "sdgallery.test.callback")
         let context = ImageCacheQueryContext(callbackQueue: queue)
         #expect(Self.result { cache.queryCacheOperation(forKey: url, context: context, done: $0) }?.cacheType == .memory)
-        let calls = Mutex(0)
+        let calls = Locked(0)
         queue.sync {  // the callback queue is busy: the memory hit is found but not yet delivered
             let op = cache.queryCacheOperation(forKey: url, context: context) { _ in calls.withLock { $0 += 1 } }
             #expect(!op.isFinished)

@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import Locking
 import Testing
 import TestSupport
 @testable import WebImage
@@ -23,7 +23,7 @@ import TestSupport
     }
 
     func query(_ cache: ImageCache, _ key: ImageCacheKey) -> ImageCacheQueryResult? {
-        let result = Mutex<ImageCacheQueryResult?>(nil)
+        let result = Locked<ImageCacheQueryResult?>(nil)
         let done = DispatchSemaphore(value: 0)
         cache.queryCacheOperation(forKey: key) { r in
             result.withLock { $0 = r }
@@ -117,7 +117,7 @@ import TestSupport
 
 /// The real decoder, counting calls.
 final class DecodeCounter: Sendable {
-    private let calls = Mutex(0)
+    private let calls = Locked(0)
     var count: Int { calls.withLock { $0 } }
     func decode(_ data: Data, _ options: DecodeOptions) throws -> Image {
         calls.withLock { $0 += 1 }

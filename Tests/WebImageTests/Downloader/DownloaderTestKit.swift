@@ -1,12 +1,12 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import Locking
 import TestSupport
 @testable import WebImage
 
 /// Collects callbacks from any thread and lets a test wait for them (with a timeout, never hanging).
 final class CallbackRecorder<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
+    private let values = Locked<[Value]>([])
 
     /// Appends one value.
     func record(_ value: Value) { values.withLock { $0.append(value) } }

@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import Locking
 @testable import WebImage
 
 /// A `DownloadOperation` with no network: the test decides when it ends.
@@ -12,7 +12,7 @@ final class ScriptedOperation: DownloadOperation, Sendable {
     }
 
     let setup: DownloadOperationSetup
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(setup: DownloadOperationSetup) { self.setup = setup }
 

@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import Locking
 import Testing
 import TestSupport
 @testable import WebImage
@@ -166,7 +166,7 @@ private final class Refuser: ImageManagerDelegate {
 
 /// Set once cancel() has returned.
 private final class CancelFlag: Sendable {
-    private let value = Mutex(false)
+    private let value = Locked(false)
     var isSet: Bool { value.withLock { $0 } }
     func set() { value.withLock { $0 = true } }
 }
