@@ -35,7 +35,8 @@ test-tsan: setup
 
 test-asan: setup
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	@ASAN_OPTIONS="detect_leaks=1 $${ASAN_OPTIONS:-}" scripts/run-tests --sanitize=address --scratch-path .build-asan
+	@ASAN_OPTIONS="detect_leaks=0" SDG_CHILD_ASAN_OPTIONS="detect_leaks=1" \
+	  LSAN_OPTIONS="suppressions=$(CURDIR)/scripts/lsan.supp" scripts/run-tests --sanitize=address --scratch-path .build-asan
 
 bench: setup
 	$(SWIFT) build $(CONFIG_REL) --product sdgallery-bench

@@ -95,7 +95,10 @@ public final class WebImageStack: Sendable {
     /// Downloader start/stop → the status bar (active, queued, bytes), through the inbox. The counts
     /// are read when the UI applies the update, so they are never older than the event.
     private func observeDownloads(_ downloader: ImageDownloader, inbox: UIInbox<GalleryEvent>) {
-        let observation = downloader.events.addObserver { _ in
+        // Weak: the downloader owns its event center, which owns this closure (a strong capture was a
+        // cycle that LeakSanitizer reported at exit).
+        let observation = downloader.events.addObserver { [weak downloader] _ in
+            guard let downloader else { return }
             inbox.post(.status(Self.statusUpdate(downloader)))
         }
         state.withLock { $0.observation = observation }

@@ -58,6 +58,9 @@ enum EndToEnd {
         defer { for p in argv { free(p) } }
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CACHE_HOME"] = cacheHome
+        // `make test-asan`: the test process runs without leak checking (its harness — FlyingFox,
+        // XCTest — is not ours to fix), the sdgallery processes it starts with it.
+        if let childOptions = environment["SDG_CHILD_ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = childOptions }
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for p in envp { free(p) } }
         var pid: pid_t = 0
