@@ -33,6 +33,7 @@ let package = Package(
         .target(name: "CGIF", linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
         .target(name: "CSixel", linkerSettings: [.linkedLibrary("sixel")]),
+        .target(name: "CLibFuzzer"),
 
         // MARK: Swift modules
         .target(name: "SafeText", swiftSettings: strict),
@@ -57,6 +58,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "sdgallery-bench", dependencies: ["ImageCodecs", "WebImage", "TerminalGraphics"], swiftSettings: strict),
+        // Fuzz targets (scripts/fuzz builds sdgallery-fuzz with -sanitize=fuzzer,address; any other
+        // build of it replays inputs).
+        .target(name: "FuzzTargets", dependencies: ["ImageCodecs", "TerminalGraphics", "Gallery", "SafeText"], swiftSettings: strict),
+        .executableTarget(name: "sdgallery-fuzz", dependencies: ["FuzzTargets", "CLibFuzzer"], swiftSettings: strict),
 
         // MARK: Tests
         .target(
@@ -74,6 +79,7 @@ let package = Package(
         .testTarget(name: "WebImageTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "ImageCodecs", "TerminalGraphics", "TestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
