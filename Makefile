@@ -4,7 +4,7 @@ PREFIX     ?= /usr/local
 CONFIG_REL := -c release
 ARGS       ?= --demo
 
-.PHONY: all setup setup-build build release run test test-tsan test-asan bench clean install uninstall
+.PHONY: all setup setup-build build release run test test-tsan test-asan bench fuzz clean install uninstall
 
 all: build
 
@@ -41,6 +41,12 @@ test-asan: setup
 bench: setup
 	$(SWIFT) build $(CONFIG_REL) --product sdgallery-bench
 	"$$($(SWIFT) build $(CONFIG_REL) --show-bin-path)/sdgallery-bench" $(BENCH)
+
+# libFuzzer + ASan build in .build-fuzz; each target for FUZZ_SECONDS (FUZZ_TARGETS: all by default).
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?=
+fuzz: setup-build
+	SWIFT="$(SWIFT)" scripts/fuzz $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 install: release
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(PREFIX)/share/sdgallery/demo"

@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "CGIF", linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
         .target(name: "CSixel", linkerSettings: [.linkedLibrary("sixel")]),
+        .target(name: "CLibFuzzer"),
 
         // MARK: Swift modules
         .target(name: "Locking", swiftSettings: strict),
@@ -59,6 +60,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "sdgallery-bench", dependencies: ["ImageCodecs", "Locking", "WebImage", "TerminalGraphics"], swiftSettings: strict),
+        // Fuzz targets (scripts/fuzz builds sdgallery-fuzz with -sanitize=fuzzer,address; any other
+        // build of it replays inputs).
+        .target(name: "FuzzTargets", dependencies: ["ImageCodecs", "TerminalGraphics", "Gallery", "SafeText"], swiftSettings: strict),
+        .executableTarget(name: "sdgallery-fuzz", dependencies: ["FuzzTargets", "CLibFuzzer"], swiftSettings: strict),
 
         // MARK: Tests
         .target(
@@ -77,6 +82,7 @@ let package = Package(
         .testTarget(name: "WebImageTests", dependencies: ["WebImage", "Locking", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Locking", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Locking", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "ImageCodecs", "Locking", "TerminalGraphics", "TestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -142,6 +142,7 @@ int sdg_jpeg_read_header(sdg_jpeg *d, sdg_jpeg_info *info) {
     info->jpeg_color_space = (int)d->cinfo.jpeg_color_space;
     info->progressive = jpeg_has_multiple_scans(&d->cinfo) ? 1 : 0;
     info->saw_adobe = d->cinfo.saw_Adobe_marker ? 1 : 0;
+    info->arithmetic = d->cinfo.arith_code ? 1 : 0;
     return SDG_JPEG_OK;
 }
 
@@ -219,7 +220,11 @@ static int sdg_read_rows(sdg_jpeg *d) {
 
 int sdg_jpeg_advance(sdg_jpeg *d) {
     if (d->failed || !d->configured) return SDG_JPEG_ERROR;
-    if (setjmp(d->jump)) { d->failed = 1; return SDG_JPEG_ERROR; }
+    if (setjmp(d->jump)) {
+        d->failed = 1;
+        // The arithmetic decoder errors out where the others suspend: the input ended early.
+        return d->err.msg_code == JERR_CANT_SUSPEND ? SDG_JPEG_SUSPENDED : SDG_JPEG_ERROR;
+    }
     struct jpeg_decompress_struct *c = &d->cinfo;
     if (!d->started) {
         if (!jpeg_start_decompress(c)) return SDG_JPEG_SUSPENDED;

@@ -24,7 +24,11 @@ enum GIFDecoder {
         var frames: [ImageFrame] = []
         var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
         var loopCount = 1
-        let budget = max(options.pixelLimit, geometry.target.area)
+        // Frames are kept while they have covered at most `pixelLimit` canvas pixels in all. That
+        // bounds memory and, for a small target box, the work too: each frame is composited and
+        // scaled from the whole canvas, so counting target pixels let a 75 KB file of 5000
+        // one-pixel frames on a 1000×1000 canvas keep a decoder busy for minutes.
+        let budget = max(options.pixelLimit, canvasSize.area)
         loop: while true {
             var record = UNDEFINED_RECORD_TYPE
             guard DGifGetRecordType(gif, &record) == GIF_OK else {
@@ -42,15 +46,21 @@ enum GIFDecoder {
                     if frames.isEmpty { throw error }
                     break loop
                 }
-                try compositor.draw(gif.pointee.Image, indices: indices, global: gif.pointee.SColorMap, control: control)
+                do { try compositor.draw(gif.pointee.Image, indices: indices, global: gif.pointee.SColorMap, control: control) } catch {
+                    if frames.isEmpty { throw error }
+                    break loop
+                }
                 let bitmap = Bitmap(width: canvasSize.width, height: canvasSize.height, pixels: compositor.canvas)
                 let delay = Double(control.DelayTime) / 100
                 frames.append(ImageFrame(pixels: bitmap.scaled(to: geometry.target).pixels, duration: delay > 0.011 ? delay : 0.1))
                 compositor.dispose(control: control)
                 control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
-                if options.firstFrameOnly || (frames.count + 1) * geometry.target.area > budget { break loop }
+                if options.firstFrameOnly || (frames.count + 1) * canvasSize.area > budget { break loop }
             case EXTENSION_RECORD_TYPE:
-                try readExtension(gif, control: &control, loopCount: &loopCount)
+                do { try readExtension(gif, control: &control, loopCount: &loopCount) } catch {
+                    if frames.isEmpty { throw error }
+                    break loop  // damaged after complete frames: keep them, like a missing trailer
+                }
             case TERMINATE_RECORD_TYPE:
                 break loop
             default:

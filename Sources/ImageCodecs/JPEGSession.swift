@@ -16,6 +16,8 @@ final class JPEGSession {
     private var geometry: DecodeGeometry?
     private var progressive = false
     private var buffered = false
+    private var arithmetic = false
+    private var finishing = false
     private var outputSize = PixelSize(width: 0, height: 0)
     private var done = false
     private var error: DecodeError?
@@ -71,6 +73,9 @@ final class JPEGSession {
             default: throw corrupt()
             }
         }
+        // libjpeg's arithmetic decoder cannot suspend ("Suspension not allowed here" on a chunk
+        // boundary): arithmetic-coded data is decoded once every byte is in.
+        if arithmetic && incremental && !finishing { return }
         let status = sdg_jpeg_advance(handle)
         if status == Int32(SDG_JPEG_ERROR) { throw corrupt() }
         if status == Int32(SDG_JPEG_DONE) { done = true }
@@ -85,7 +90,8 @@ final class JPEGSession {
         let g = DecodeGeometry(stored: PixelSize(width: Int(info.width), height: Int(info.height)), orientation: orientation, box: options.targetSize)
         try g.checkLimit(options.pixelLimit)
         progressive = info.progressive != 0
-        buffered = incremental && progressive
+        arithmetic = info.arithmetic != 0
+        buffered = incremental && progressive && !arithmetic
         var w: Int32 = 0, h: Int32 = 0
         guard sdg_jpeg_configure(handle, Int32(g.jpegScaleDenominator), buffered ? 1 : 0, &w, &h) == Int32(SDG_JPEG_OK) else { throw corrupt() }
         outputSize = PixelSize(width: Int(w), height: Int(h))
@@ -132,6 +138,7 @@ final class JPEGSession {
 
     /// All bytes are in: the final image, or the error (`.truncated` when the data ended early).
     func finish() throws -> Image {
+        finishing = true
         advance()
         if let error { throw error }
         guard geometry != nil else { throw DecodeError.truncated(format: "JPEG") }

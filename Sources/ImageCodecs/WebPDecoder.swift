@@ -34,7 +34,10 @@ enum WebPDecoder {
         var info = WebPAnimInfo()
         guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw DecodeError.corrupt(format: "WebP", reason: "invalid animation") }
         let canvas = PixelSize(width: Int(info.canvas_width), height: Int(info.canvas_height))
-        let budget = max(options.pixelLimit, geometry.target.area)
+        // As for GIF: at most `pixelLimit` canvas pixels of frames in all (libwebp renders every
+        // frame on the full canvas, which is then scaled), whatever the target size.
+        let work = max(canvas.area, geometry.target.area)
+        let budget = max(options.pixelLimit, work)
         var frames: [ImageFrame] = []
         var previous: Int32 = 0
         while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
@@ -48,7 +51,7 @@ enum WebPDecoder {
             let duration = Double(timestamp - previous) / 1000
             previous = timestamp
             frames.append(ImageFrame(pixels: bitmap.pixels, duration: duration > 0.011 ? duration : 0.1))
-            if options.firstFrameOnly || (frames.count + 1) * geometry.target.area > budget { break }
+            if options.firstFrameOnly || (frames.count + 1) * work > budget { break }
         }
         guard let first = frames.first else { throw DecodeError.truncated(format: "WebP") }
         return Image(

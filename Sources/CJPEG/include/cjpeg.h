@@ -32,6 +32,8 @@ typedef struct sdg_jpeg_info {
     int jpeg_color_space;   ///< J_COLOR_SPACE of the file (JCS_YCbCr, JCS_GRAYSCALE, JCS_CMYK, JCS_YCCK, …)
     int progressive;        ///< 1 if the file has several scans
     int saw_adobe;          ///< 1 if an Adobe APP14 marker was seen (CMYK values are then inverted)
+    int arithmetic;         ///< 1 for arithmetic coding (SOF9–SOF15): libjpeg's arithmetic decoder
+                            ///< cannot suspend, so such data is decoded only once it is all in
 } sdg_jpeg_info;
 
 /// Creates a decoder (NULL on allocation failure). Destroy with sdg_jpeg_destroy.
@@ -48,6 +50,7 @@ const uint8_t *sdg_jpeg_exif(sdg_jpeg *d, size_t *length);
 int sdg_jpeg_configure(sdg_jpeg *d, int scale_denom, int buffered, int *out_width, int *out_height);
 /// Decodes as far as the input allows. Single-pass mode: rows into the output; returns SDG_JPEG_DONE
 /// at the end. Buffered mode: absorbs input; returns SDG_JPEG_OK once the end of the image is in.
+/// Arithmetic-coded data that ends early also gives SDG_JPEG_SUSPENDED (the decoder is then spent).
 int sdg_jpeg_advance(sdg_jpeg *d);
 /// Rows of the output decoded so far (single-pass mode).
 int sdg_jpeg_rows(const sdg_jpeg *d);

@@ -106,11 +106,16 @@ public enum ProbeReplyParser {
         guard parts.count == 3 else { return nil }
         var channels: [UInt8] = []
         for part in parts {
-            guard (1...4).contains(part.count), let v = Int(part, radix: 16) else { return nil }
-            let maxValue = (1 << (4 * part.count)) - 1
+            // Hex digits only: Int(_:radix:) alone also takes a sign ("-f" would trap below).
+            guard (1...4).contains(part.utf8.count), part.utf8.allSatisfy(isHexDigit), let v = Int(part, radix: 16) else { return nil }
+            let maxValue = (1 << (4 * part.utf8.count)) - 1
             channels.append(UInt8((v * 255 + maxValue / 2) / maxValue))
         }
         return RGBColor(r: channels[0], g: channels[1], b: channels[2])
+    }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 
     /// Semicolon-separated decimal parameters; empty ones are 0, huge ones are clamped.

@@ -1,0 +1,66 @@
+import Foundation
+
+/// One fuzz target: a function of arbitrary bytes that must never crash, hang, leak or allocate
+/// beyond the caps, and whose result must satisfy the invariants checked in its `run`.
+///
+/// The same functions serve three callers: libFuzzer (`sdgallery-fuzz fuzz TARGET`, built by
+/// `scripts/fuzz` with `-sanitize=fuzzer,address`), the replayer (`sdgallery-fuzz TARGET FILE…`, any
+/// build) and the regression tests, which replay the committed corpora and crash inputs.
+///
+/// ```swift
+/// let report = FuzzTarget.png.run(Data(contentsOf: url))
+/// report.problems   // [] unless an invariant broke
+/// ```
+public enum FuzzTarget: String, CaseIterable, Sendable {
+    /// JPEG: the bytes (given a JPEG signature if they lack one) through sniff, one-shot, boxed and
+    /// incremental decoding.
+    case jpeg
+    /// PNG, as `jpeg`.
+    case png
+    /// GIF, as `jpeg`.
+    case gif
+    /// WebP, as `jpeg` (the RIFF header is added when missing).
+    case webp
+    /// Anything: sniffing decides (text, HTML, SVG and the undecodable formats included).
+    case sniffAny = "sniff-any"
+    /// `URLList.parse` on the bytes as UTF-8 list text.
+    case urllist
+    /// `ProbeReplyParser.parse` on the bytes as terminal replies, then capability resolution.
+    case probe
+
+    /// Largest input worth trying (libFuzzer's `-max_len` unless given): images big enough for a
+    /// few frames or scans, texts of a few dozen lines or replies.
+    public var maxLength: Int {
+        switch self {
+        case .jpeg, .png, .gif, .webp, .sniffAny: return 16_384
+        case .urllist, .probe: return 4096
+        }
+    }
+
+    /// One line on what the target exercises.
+    public var summary: String {
+        switch self {
+        case .jpeg, .png, .gif, .webp: return "\(rawValue.uppercased()) bytes: sniff, full decode, boxed decode, incremental feed"
+        case .sniffAny: return "any bytes: sniff, then the generic decode paths"
+        case .urllist: return "URL-list text: URLList.parse"
+        case .probe: return "terminal reply bytes: ProbeReplyParser.parse + capability resolution"
+        }
+    }
+
+    /// Runs the target on `data` and reports what came out and every broken invariant.
+    public func run(_ data: Data) -> FuzzReport {
+        switch self {
+        case .jpeg: return ImageFuzzing.run(data, forcing: .jpeg)
+        case .png: return ImageFuzzing.run(data, forcing: .png)
+        case .gif: return ImageFuzzing.run(data, forcing: .gif)
+        case .webp: return ImageFuzzing.run(data, forcing: .webp)
+        case .sniffAny: return ImageFuzzing.run(data, forcing: nil)
+        case .urllist: return TextFuzzing.urlList(data)
+        case .probe: return TextFuzzing.probeReplies(data)
+        }
+    }
+
+    /// The target named by the environment variable `SDG_FUZZ_TARGET` (read once): how libFuzzer's
+    /// callback, and the child processes libFuzzer may start, know what to run.
+    public static let fromEnvironment: FuzzTarget? = ProcessInfo.processInfo.environment["SDG_FUZZ_TARGET"].flatMap(FuzzTarget.init(rawValue:))
+}
