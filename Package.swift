@@ -71,9 +71,15 @@ let package = Package(
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"], swiftSettings: strict),
         .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "TestSupport"], swiftSettings: strict),
+        // Every module a test target imports is listed: one imported only transitively is not tracked,
+        // so a change to its types' layout can leave the tests' objects stale (and crashing).
+        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "ImageCodecs", "SafeText", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "ImageCodecs", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "GalleryTests",
+            dependencies: ["Gallery", "WebImage", "TerminalGraphics", "ImageCodecs", "SafeText", "CNcurses", "TestSupport"],
+            swiftSettings: strict
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
