@@ -3,7 +3,10 @@ import Testing
 import TestSupport
 
 /// A private tmux server (its own `-L` socket) running one command in a detached session.
-final class TmuxSession {
+///
+/// `Sendable` (its one property is a constant) so that it can be made inside `Blocking.run`; the async
+/// methods run tmux on a thread of their own, never on the cooperative pool.
+final class TmuxSession: Sendable {
     let socket = "sdg-e2e-\(UUID().uuidString.prefix(8))"
 
     init(columns: Int, rows: Int, command: String) throws {
@@ -26,18 +29,36 @@ final class TmuxSession {
         (try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : [])).out) ?? ""
     }
 
+    /// Runs `tmux -L socket ARGS` on a thread of its own and returns its standard output.
+    func tmux(_ arguments: [String]) async -> String {
+        let socket = self.socket
+        return (try? await Blocking.run { try EndToEnd.run("/usr/bin/tmux", ["-L", socket] + arguments).out }) ?? ""
+    }
+
+    /// `send`, off the cooperative pool.
+    func press(_ keys: String...) async { _ = await tmux(["send-keys", "-t", "0"] + keys) }
+
+    /// `capture`, off the cooperative pool.
+    func snapshot(escapes: Bool = false) async -> String {
+        await tmux(["capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : []))
+    }
+
     /// Waits up to `timeout` seconds for the capture to satisfy `condition`; returns the last capture.
-    /// Sleeps asynchronously between captures, so the cooperative pool stays free for the servers.
+    /// Captures on a thread of their own and sleeps asynchronously between them, so the cooperative
+    /// pool stays free for the servers.
     @discardableResult
     func wait(timeout: Double = 4, escapes: Bool = false, _ condition: (String) -> Bool) async -> (ok: Bool, screen: String) {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = ""
-        repeat {
-            screen = capture(escapes: escapes)
+        while true {
+            // Captured after the deadline check: the last capture always gets its look, even when a
+            // busy pool made the sleep outlast the deadline.
+            let late = Date() >= deadline
+            screen = await snapshot(escapes: escapes)
             if condition(screen) { return (true, screen) }
+            if late { return (false, screen) }
             try? await Task.sleep(for: .milliseconds(50))
-        } while Date() < deadline
-        return (false, screen)
+        }
     }
 }
 
@@ -58,7 +79,8 @@ struct TmuxGalleryTests {
         let command = "cd \(dir.path) && TERM=tmux-256color COLORTERM=truecolor XDG_CACHE_HOME=\(EndToEnd.cacheHome) \(EndToEnd.binary.path) list.txt; echo SDG-EXIT=$?; sleep 30"
         let tmux = try TmuxSession(columns: 100, rows: 30, command: command)
 
-        let first = await tmux.wait { $0.contains("Item 0") && $0.contains("1/13 · grid") }
+        // Generous: a debug binary starting while the whole suite runs on 2 cores can take seconds.
+        let first = await tmux.wait(timeout: 12) { $0.contains("Item 0") && $0.contains("1/13 · grid") }
         #expect(first.ok, "no captions: \(first.screen)")
         if EndToEnd.codecsDecode(dir.appendingPathComponent("red.png")) {
             let colours = await tmux.wait(escapes: true) {
@@ -70,13 +92,13 @@ struct TmuxGalleryTests {
             #expect(await tmux.wait { $0.contains("(PNG)") }.ok, "decoder errors not shown")
         }
 
-        tmux.send("j")
+        await tmux.press("j")
         #expect(await tmux.wait { !$0.contains(" 1/13 · grid") && $0.contains("/13 · grid") }.ok, "j did not move the selection")
-        tmux.send("G")
+        await tmux.press("G")
         let end = await tmux.wait { $0.contains("13/13 · grid") && $0.contains("Gone") }
         #expect(end.ok, "G: \(end.screen)")
         #expect(await tmux.wait { $0.contains("not found") }.ok)
-        tmux.send("v")
+        await tmux.press("v")
         #expect(await tmux.wait { $0.contains("13/13 · list") && $0.contains(dir.path) }.ok, "v did not switch to the list")
         // SIGWINCH: the gallery reflows to the new size, status bar on the new last row, no leftovers.
         tmux.resize(columns: 60, rows: 16)
@@ -88,11 +110,11 @@ struct TmuxGalleryTests {
         #expect(small.screen.split(separator: "\n").allSatisfy { $0.count <= 60 })
         tmux.resize(columns: 100, rows: 30)
         #expect(await tmux.wait { $0.contains("13/13 · list") && $0.contains("? help  q quit") }.ok)
-        tmux.send("?")
+        await tmux.press("?")
         #expect(await tmux.wait { $0.contains("sdgallery — keys") && $0.contains("grid / list view") }.ok, "? did not show the help")
-        tmux.send("q")
+        await tmux.press("q")
         #expect(await tmux.wait { !$0.contains("sdgallery — keys") && $0.contains("13/13 · list") }.ok, "q did not close the help")
-        tmux.send("q")
+        await tmux.press("q")
         let exit = await tmux.wait { $0.contains("SDG-EXIT=0") }
         #expect(exit.ok, "no clean exit: \(exit.screen)")
         // The terminal is restored: the alternate screen is gone, no status bar or captions left over.
