@@ -83,14 +83,15 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
 
     func type(_ text: String) { _ = text.utf8CString.withUnsafeBufferPointer { write(keyboard.write, $0.baseAddress, $0.count - 1) } }
 
-    /// Waits (up to 5 s) until `condition` holds on the source log, sleeping asynchronously.
+    /// Waits (up to 5 s) until `condition` holds on the source log, sleeping asynchronously. Checks
+    /// once more at the deadline: on a busy cooperative pool the sleep can outlast it.
     func wait(_ condition: ([String]) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(5)
         while Date() < deadline {
             if condition(source.entries) { return true }
             try? await Task.sleep(for: .milliseconds(2))
         }
-        return false
+        return condition(source.entries)
     }
 
     /// Waits (up to 5 s) for the app's loop to end, off the cooperative pool.

@@ -36,8 +36,9 @@ struct NetworkGalleryTests {
         // The hostile reason phrase arrives as text, its escapes neutralised (no title change, no clear).
         let evil = await tmux.wait(timeout: 8) { $0.contains("Gone [2J ]0;pwned Away") || $0.contains("404 Gone") }
         #expect(evil.ok, "sanitized reason phrase not shown: \(evil.screen)")
-        #expect(!tmux.capture(escapes: true).contains("\u{1B}]0;pwned"))
-        tmux.send("q")
+        let pane = await tmux.snapshot(escapes: true)
+        #expect(!pane.contains("\u{1B}]0;pwned"))
+        await tmux.press("q")
         #expect(await tmux.wait(timeout: 8) { $0.contains("SDG-EXIT=0") }.ok)
         await server.stop()
     }
@@ -52,17 +53,17 @@ struct NetworkGalleryTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(await tmux.wait(timeout: 8) { $0.contains("64×48") }.ok)
         #expect(await tmux.wait(timeout: 8, escapes: true) { $0.contains("38;2;0;0;255") }.ok)
-        tmux.send("r")
+        await tmux.press("r")
         let revalidated = await server.waitUntil(timeout: .seconds(8)) { log in
             log.contains { $0.path == "/blue.png" && $0.header("If-None-Match") == "\"blue-1\"" && $0.status == 304 }
         }
         #expect(revalidated, "no conditional request answered 304: \(server.requests.map { ($0.status, $0.header("If-None-Match") ?? "-") })")
         try await Task.sleep(for: .milliseconds(400))
-        let after = tmux.capture(escapes: true)
+        let after = await tmux.snapshot(escapes: true)
         #expect(after.contains("38;2;0;0;255"), "the cell lost its image after 304")
         #expect(!after.contains("loading"))
         #expect(server.requests(to: "/blue.png").count == 2)
-        tmux.send("q")
+        await tmux.press("q")
         await server.stop()
     }
 
@@ -82,7 +83,7 @@ struct NetworkGalleryTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(await tmux.wait(timeout: 8) { $0.contains("/500") }.ok)
         for _ in 0..<12 {
-            tmux.send("NPage")
+            await tmux.press("NPage")
             try await Task.sleep(for: .milliseconds(40))
         }
         // The last screen completes: nothing loading or waiting, no transfer left.
@@ -96,10 +97,11 @@ struct NetworkGalleryTests {
         let log = server.requests
         let abandoned = log.filter(\.clientDisconnectedEarly)
         let open = log.filter { !$0.finished && !$0.clientDisconnectedEarly }
-        #expect(quiet, "\(open.count) transfers still open: \(open.map { "\($0.path) sent \($0.bytesSent)" }); screen: \(tmux.capture())")
+        let screen = quiet ? "" : await tmux.snapshot()
+        #expect(quiet, "\(open.count) transfers still open: \(open.map { "\($0.path) sent \($0.bytesSent)" }); screen: \(screen)")
         #expect(!abandoned.isEmpty, "no transfer was cancelled while paging")
         #expect(log.count < 300, "\(log.count) requests: off-screen items were fetched")
-        tmux.send("q")
+        await tmux.press("q")
         await server.stop()
     }
 }

@@ -28,7 +28,7 @@ import Glibc
     @Test(
         .enabled(if: XtermHarness.available, "skipped: needs xvfb-run, xterm, import, timeout and /usr/bin/convert"),
         .timeLimit(.minutes(1)))
-    func xtermVT340Replies() throws {
+    func xtermVT340Replies() async throws {
         let (dir, script, reply) = try prepare("sdgallery-live-xterm")
         defer { try? FileManager.default.removeItem(at: dir) }
         let runner = dir.appendingPathComponent("run.sh")
@@ -39,7 +39,7 @@ import Glibc
             i=0; while [ ! -f '\(dir.path)/done' ] && [ $i -lt 80 ]; do sleep 0.1; i=$((i+1)); done
             kill $X
             """.write(to: runner, atomically: true, encoding: .utf8)
-        _ = try XtermHarness.run(["timeout", "15", "xvfb-run", "-a", "-n", XtermHarness.randomServerNumber(), "-s", "-screen 0 800x600x24", "sh", runner.path], timeout: 16)
+        _ = try await XtermHarness.run(["timeout", "15", "xvfb-run", "-a", "-n", XtermHarness.randomServerNumber(), "-s", "-screen 0 800x600x24", "sh", runner.path], timeout: 16)
         let bytes = try [UInt8](Data(contentsOf: reply))
         let replies = ProbeReplyParser.parse(bytes)
         #expect(replies.sawDeviceAttributes, "raw reply: \(bytes)")
@@ -52,11 +52,11 @@ import Glibc
     }
 
     @Test(.enabled(if: XtermHarness.which("tmux") != nil, "skipped: needs tmux"), .timeLimit(.minutes(1)))
-    func tmuxReplies() throws {
+    func tmuxReplies() async throws {
         let (dir, script, reply) = try prepare("sdgallery-live-tmux")
         defer { try? FileManager.default.removeItem(at: dir) }
         let socket = "sdg-graphics-\(UUID().uuidString.prefix(8))"
-        _ = try XtermHarness.run(
+        _ = try await XtermHarness.run(
             ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "sh '\(script)'"],
             timeout: 5)
         defer {
@@ -66,7 +66,7 @@ import Glibc
         }
         let deadline = Date().addingTimeInterval(5)
         while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("done").path) && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
         }
         let bytes = try [UInt8](Data(contentsOf: reply))
         let replies = ProbeReplyParser.parse(bytes)

@@ -53,13 +53,13 @@ import Testing
         return rows
     }
 
-    func showInTmux(_ bytes: [UInt8]) throws -> String {
+    func showInTmux(_ bytes: [UInt8]) async throws -> String {
         let dir = try Fixtures.temporaryDirectory("sdgallery-e2e-tmux")
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("out.bin")
         try Data(bytes).write(to: file)
         let socket = "sdg-graphics-\(UUID().uuidString.prefix(8))"
-        _ = try XtermHarness.run(
+        _ = try await XtermHarness.run(
             ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "30", "-y", "8",
              "cat '\(file.path)'; sleep 5"], timeout: 5)
         defer {
@@ -67,9 +67,18 @@ import Testing
             let tmpdir = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
             try? FileManager.default.removeItem(atPath: "\(tmpdir)/tmux-\(getuid())/\(socket)")
         }
-        Thread.sleep(forTimeInterval: 0.4)
+        // Poll until `cat` has drawn (a fixed 0.4 s was too short on a loaded machine).
         let capture = dir.appendingPathComponent("capture.txt")
-        _ = try XtermHarness.run(
+        let deadline = Date().addingTimeInterval(10)
+        var text = ""
+        repeat {
+            try await Task.sleep(for: .milliseconds(100))
+            _ = try await XtermHarness.run(
+                ["sh", "-c", "tmux -L \(socket) capture-pane -p -e -t 0 > '\(capture.path)'"], timeout: 5)
+            text = (try? String(contentsOf: capture, encoding: .utf8)) ?? ""
+        } while !text.contains("\u{1B}[") && Date() < deadline
+        try await Task.sleep(for: .milliseconds(100))  // the rest of the bytes, if cat was mid-write
+        _ = try await XtermHarness.run(
             ["sh", "-c", "tmux -L \(socket) capture-pane -p -e -t 0 > '\(capture.path)'"], timeout: 5)
         return try String(contentsOf: capture, encoding: .utf8)
     }
@@ -82,9 +91,9 @@ import Testing
     ])
 
     @Test(.enabled(if: XtermHarness.which("tmux") != nil, "skipped: needs tmux"), .timeLimit(.minutes(1)))
-    func truecolorCellsShowTheRightColours() throws {
+    func truecolorCellsShowTheRightColours() async throws {
         let out = try HalfBlockRenderer().render(Self.image, cells: CellSize(columns: 2, rows: 2), cellPixelSize: CellPixelSize(width: 10, height: 20))
-        let rows = Self.cells(try showInTmux(out.positioned(row: 2, column: 4)))
+        let rows = Self.cells(try await showInTmux(out.positioned(row: 2, column: 4)))
         try #require(rows.count >= 3)
         #expect(rows[0].isEmpty)
         #expect(rows[1] == [
@@ -98,9 +107,9 @@ import Testing
     }
 
     @Test(.enabled(if: XtermHarness.which("tmux") != nil, "skipped: needs tmux"), .timeLimit(.minutes(1)))
-    func palette256CellsShowTheRightIndices() throws {
+    func palette256CellsShowTheRightIndices() async throws {
         let out = try HalfBlockRenderer(colorDepth: .color256).render(Self.image, cells: CellSize(columns: 2, rows: 2), cellPixelSize: CellPixelSize(width: 10, height: 20))
-        let rows = Self.cells(try showInTmux(out.bytes))
+        let rows = Self.cells(try await showInTmux(out.bytes))
         try #require(rows.count >= 2)
         #expect(rows[0] == [
             Cell(foreground: "38;5;196", background: "48;5;46"),

@@ -25,6 +25,16 @@ enum XtermHarness {
     /// `timeout` seconds; returns its exit status. Uses posix_spawn + waitpid rather than Foundation's
     /// Process, whose exit detection waits for daemons the command leaves behind (tmux's server).
     static func run(_ arguments: [String], timeout: TimeInterval) throws -> Int32 {
+        try spawnAndWait(arguments, timeout: timeout)
+    }
+
+    /// `run` on a thread of its own: a test waiting seconds for xterm must not hold one of the two
+    /// cooperative threads that the in-process loopback server of every other test needs.
+    static func run(_ arguments: [String], timeout: TimeInterval) async throws -> Int32 {
+        try await Blocking.run { try spawnAndWait(arguments, timeout: timeout) }
+    }
+
+    private static func spawnAndWait(_ arguments: [String], timeout: TimeInterval) throws -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -84,7 +94,7 @@ enum XtermHarness {
     @Test(
         .enabled(if: XtermHarness.available, "skipped: needs xvfb-run, xterm, import, timeout and /usr/bin/convert"),
         .timeLimit(.minutes(1)))
-    func solidImageAppearsInXterm() throws {
+    func solidImageAppearsInXterm() async throws {
         let colour = (r: 200, g: 40, b: 60)
         let image = TestImages.solid(width: 240, height: 120, r: UInt8(colour.r), g: UInt8(colour.g), b: UInt8(colour.b))
         // 12×3 cells of 10×20 px → a 120×60 box; the image is scaled down to fill it.
@@ -106,11 +116,11 @@ enum XtermHarness {
             """
         try script.write(to: dir.appendingPathComponent("run.sh"), atomically: true, encoding: .utf8)
         let started = Date()
-        let status = try XtermHarness.run(
+        let status = try await XtermHarness.run(
             ["timeout", "18", "xvfb-run", "-a", "-n", XtermHarness.randomServerNumber(), "-s", "-screen 0 640x480x24", "sh", dir.appendingPathComponent("run.sh").path],
             timeout: 19)
         #expect(status == 0)
-        _ = try XtermHarness.run(["/usr/bin/convert", dir.appendingPathComponent("shot.png").path, dir.appendingPathComponent("shot.ppm").path], timeout: 10)
+        _ = try await XtermHarness.run(["/usr/bin/convert", dir.appendingPathComponent("shot.png").path, dir.appendingPathComponent("shot.ppm").path], timeout: 10)
         #expect(Date().timeIntervalSince(started) < 20)
         let shot = try #require(XtermHarness.readPPM(try Data(contentsOf: dir.appendingPathComponent("shot.ppm"))))
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import WebImage
 #if canImport(Glibc)
 import Glibc
@@ -17,29 +18,36 @@ import Glibc
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func sigkillMidWriteLeavesNoPartialEntry() throws {
+    func sigkillMidWriteLeavesNoPartialEntry() async throws {
         let executable = Self.writerExecutable
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "build sdgallery-bench first (swift build --build-tests)")
         let (_, dir) = try makeDisk()
-        var caughtMidWrite = false
-        for _ in 0..<6 where !caughtMidWrite {
-            let child = Process()
-            child.executableURL = executable
-            child.arguments = ["cache-writer", dir.path]
-            child.standardOutput = FileHandle.nullDevice
-            try child.run()
-            // Wait until the child is writing a temp file (bytes in it), then kill it at once.
-            let deadline = Date().addingTimeInterval(10)
-            var sawTemp = false
-            while Date() < deadline && !sawTemp {
-                sawTemp = tempFiles(dir).contains { (POSIXFile.status(path: dir.path + "/" + $0)?.size ?? 0) > 0 }
-                if !sawTemp { usleep(500) }
+        // The children are waited for on a thread of their own, not on the cooperative pool that the
+        // loopback server of the other tests needs.
+        let (caughtMidWrite, allKilled) = try await Blocking.run { () throws -> (Bool, Bool) in
+            var caughtMidWrite = false
+            var allKilled = true
+            for _ in 0..<6 where !caughtMidWrite {
+                let child = Process()
+                child.executableURL = executable
+                child.arguments = ["cache-writer", dir.path]
+                child.standardOutput = FileHandle.nullDevice
+                try child.run()
+                // Wait until the child is writing a temp file (bytes in it), then kill it at once.
+                let deadline = Date().addingTimeInterval(10)
+                var sawTemp = false
+                while Date() < deadline && !sawTemp {
+                    sawTemp = tempFiles(dir).contains { (POSIXFile.status(path: dir.path + "/" + $0)?.size ?? 0) > 0 }
+                    if !sawTemp { usleep(500) }
+                }
+                kill(child.processIdentifier, SIGKILL)
+                child.waitUntilExit()
+                allKilled = allKilled && child.terminationReason == .uncaughtSignal
+                caughtMidWrite = sawTemp && !tempFiles(dir).isEmpty
             }
-            kill(child.processIdentifier, SIGKILL)
-            child.waitUntilExit()
-            #expect(child.terminationReason == .uncaughtSignal)
-            caughtMidWrite = sawTemp && !tempFiles(dir).isEmpty
+            return (caughtMidWrite, allKilled)
         }
+        #expect(allKilled)
         #expect(caughtMidWrite, "never caught the writer mid-write")
 
         let events = EventLog()

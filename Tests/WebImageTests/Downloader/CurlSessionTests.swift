@@ -146,7 +146,7 @@ struct CurlSessionTests {
             #expect(limit == 100_000)
             #expect(announced == (path == "/big" ? 1 << 20 : nil))
         }
-        #expect(await server.waitUntil(timeout: .seconds(3)) { $0.count == 3 && $0.allSatisfy { !$0.finished } })
+        #expect(await server.waitUntil(timeout: .seconds(15)) { $0.count == 3 && $0.allSatisfy { !$0.finished } })
         let defaults = ImageDownloader(config: DownloaderTestKit.config())
         let lie = await fetch(defaults, server.url("/lying"))
         guard case .failure(.tooLarge(_, let cap, let announced)) = lie else { Issue.record("\(lie)"); return }
