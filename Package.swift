@@ -79,9 +79,15 @@ let package = Package(
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"], swiftSettings: strict),
         .testTarget(name: "TestSupportTests", dependencies: ["Locking", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Locking", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "Locking", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "Locking", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "GalleryTests", dependencies: ["Gallery", "Locking", "TestSupport"], swiftSettings: strict),
+        // Every module a test target imports is listed: one imported only transitively is not tracked,
+        // so a change to its types' layout can leave the tests' objects stale (and crashing).
+        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "ImageCodecs", "Locking", "SafeText", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "ImageCodecs", "Locking", "TestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "GalleryTests",
+            dependencies: ["Gallery", "WebImage", "TerminalGraphics", "ImageCodecs", "Locking", "SafeText", "CNcurses", "TestSupport"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "ImageCodecs", "Locking", "TerminalGraphics", "TestSupport"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -86,7 +86,9 @@ final class LoopbackCore: Sendable {
             stub.headers["Location"] = prefix + location
         }
         if let delay = stub.firstByteDelay { try await Task.sleep(for: delay) }
-        return StubResponder(log: log).respond(to: recorded, with: stub)
+        var clientPort: UInt16?
+        if case .ip4(_, let port)? = request.remoteAddress { clientPort = port }
+        return StubResponder(log: log, ports: clientPort.map { (self.port, $0) }).respond(to: recorded, with: stub)
     }
 
     /// "/t7/a/b.png" → ("/t7", "/a/b.png"); paths outside any view keep an empty prefix.

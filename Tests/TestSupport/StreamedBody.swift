@@ -14,6 +14,8 @@ struct StreamedBody: AsyncBufferedSequence, Sendable {
     let stallLimit: Duration
     let log: RequestLog
     let requestID: Int
+    /// The connection's two ports (server side, client side), to find its socket for `.resetAfter`.
+    var ports: (server: UInt16, client: UInt16)?
 
     func makeAsyncIterator() -> Iterator {
         Iterator(body: self, tracker: Tracker(log: log, requestID: requestID))
@@ -61,7 +63,11 @@ struct StreamedBody: AsyncBufferedSequence, Sendable {
                 throw FaultError.stalled
             case .cutAfter(let limit)? where offset >= limit:
                 throw FaultError.cut
-            case .stallAfter(let limit)?, .cutAfter(let limit)?:
+            case .resetAfter(let limit)? where offset >= limit:
+                // FlyingFox closes the socket when the body throws; with SO_LINGER 0 that close is a RST.
+                if let ports = body.ports { AbortiveClose.arm(serverPort: ports.server, clientPort: ports.client) }
+                throw FaultError.reset
+            case .stallAfter(let limit)?, .cutAfter(let limit)?, .resetAfter(let limit)?:
                 size = Swift.min(size, limit - offset)
             case .endless?:
                 return try await endlessChunk(size)
@@ -95,5 +101,5 @@ struct StreamedBody: AsyncBufferedSequence, Sendable {
         }
     }
 
-    enum FaultError: Error { case stalled, cut }
+    enum FaultError: Error { case stalled, cut, reset }
 }

@@ -5,6 +5,8 @@ import Foundation
 /// byte ranges (206), cookies, and the streamed body.
 struct StubResponder {
     let log: RequestLog
+    /// The connection's ports (server side, client side), for faults that act on the socket.
+    var ports: (server: UInt16, client: UInt16)?
 
     func respond(to request: RecordedRequest, with stub: StubResponse) -> HTTPResponse {
         var headers = HTTPHeaders()
@@ -75,7 +77,8 @@ struct StubResponder {
         let code = HTTPStatusCode(status, phrase: reason ?? Self.standardPhrase(status))
         let stream = StreamedBody(
             data: body, chunkSize: max(1, stub?.chunkSize ?? 4096), bytesPerSecond: stub?.bytesPerSecond,
-            fault: stub?.fault, stallLimit: stub?.stallLimit ?? .seconds(30), log: log, requestID: request.id
+            fault: stub?.fault, stallLimit: stub?.stallLimit ?? .seconds(30), log: log, requestID: request.id,
+            ports: ports
         )
         let sequence: HTTPBodySequence
         if stub?.chunked == true || stub?.fault == .endless {

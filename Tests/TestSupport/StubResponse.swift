@@ -19,6 +19,9 @@ public struct StubResponse: Sendable {
         case cutAfter(bytes: Int)
         /// A chunked body that never ends (bounded by `stallLimit` so tests cannot run forever).
         case endless
+        /// Send this many body bytes, then abort the connection with a TCP reset (RST): the socket
+        /// gets `SO_LINGER` 0 and is closed, so the client reads ECONNRESET, not an end of file.
+        case resetAfter(bytes: Int)
     }
 
     /// Status code.
@@ -75,6 +78,12 @@ public struct StubResponse: Sendable {
     /// Any status with a plain-text body.
     public static func status(_ code: Int, body: String = "", reason: String? = nil) -> StubResponse {
         StubResponse(status: code, reason: reason, headers: ["Content-Type": "text/plain"], body: Data(body.utf8))
+    }
+
+    /// 200 with `body` gzip-compressed (`TestGzip.stored`) and `Content-Encoding: gzip`.
+    public static func gzipped(_ body: Data, contentType: String = "application/octet-stream") -> StubResponse {
+        StubResponse(status: 200, headers: ["Content-Type": contentType, "Content-Encoding": "gzip"],
+                     body: TestGzip.stored(body))
     }
 
     /// A redirect to `location` (a path on this server, an absolute URL, or another scheme).

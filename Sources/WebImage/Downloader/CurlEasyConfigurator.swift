@@ -27,7 +27,9 @@ enum CurlEasyConfigurator {
         // plain http curl 7.88 would hold the transfer until the first one on the host ends.
         if request.url.scheme?.lowercased() == "https" { setLong(easy, CURLOPT_PIPEWAIT, 1) }
         setLong(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2TLS)
-        if request.maxBytes > 0 { _ = sdg_curl_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE, Int(request.maxBytes)) }
+        // The size cap is enforced by the transfer itself: on the announced Content-Length in the header
+        // callback (CURLOPT_MAXFILESIZE would fail before the size can be reported) and on the bytes
+        // counted in the write callback (chunked, lying or compressed bodies).
         let timeoutMS = max(1, Int(request.timeout.components.seconds * 1000 + request.timeout.components.attoseconds / 1_000_000_000_000_000))
         setLong(easy, CURLOPT_CONNECTTIMEOUT_MS, timeoutMS)
         // Backstop stall detection; the session's own idle check (millisecond resolution) fires first.

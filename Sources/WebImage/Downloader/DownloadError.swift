@@ -2,10 +2,21 @@ import SafeText
 import Foundation
 import ImageCodecs
 
-/// Why a download failed. Every case carries the URL and, where curl was involved, curl's own
-/// message (already stripped of control characters: reason phrases and messages come from the
-/// network and are untrusted text).
+/// Why a download failed. Every case carries the URL and what a user needs to understand the
+/// failure: the status, the byte counts, the limit that was hit, the phase that timed out. Text from
+/// the network (reason phrases, redirect targets, curl messages) is already stripped of control
+/// characters: it is untrusted.
 public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Which wait ran out when a download timed out.
+    public enum TimeoutPhase: Sendable, Hashable {
+        /// No TCP (or TLS) connection within the timeout.
+        case connecting
+        /// Connected and asked, but no response (not even the status line) within the timeout.
+        case waitingForResponse
+        /// The body stopped moving after `received` bytes.
+        case body(received: Int64)
+    }
+
     /// The URL is missing, malformed, or not http/https.
     case invalidURL(String)
     /// The server answered with a status outside 200–299 (other than 304).
@@ -13,20 +24,31 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server answered 304 Not Modified to a conditional request: the caller's stored copy is
     /// still valid. Carries the validators of the 304 response.
     case notModified(url: URL, validators: HTTPValidators)
-    /// No bytes moved for longer than the download timeout (connect, first byte, or a stalled body).
-    case timedOut(url: URL, message: String)
+    /// No bytes moved for longer than the download timeout (`limit`), in `phase`.
+    case timedOut(url: URL, phase: TimeoutPhase, limit: Duration)
     /// The TCP connection could not be made (refused, unreachable).
     case cannotConnect(url: URL, message: String)
     /// The host name did not resolve.
     case cannotResolveHost(url: URL, message: String)
-    /// The connection broke or the body ended before its announced length.
+    /// The server reset the connection (TCP RST) after `received` body bytes.
+    case connectionReset(url: URL, received: Int64)
+    /// The connection closed before the body's end: `received` bytes of the `expected` ones that
+    /// `Content-Length` announced (nil for a chunked body that never sent its last chunk).
+    case truncated(url: URL, received: Int64, expected: Int64?)
+    /// The connection broke some other way; `message` is curl's.
     case connectionLost(url: URL, message: String)
-    /// The body is larger than the size cap (announced or counted); it was not buffered.
-    case tooLarge(url: URL, limit: Int64, message: String)
+    /// The body is larger than the size cap: announced by `Content-Length` (`announced`, refused
+    /// before any body byte) or counted while it arrived (`announced` nil). It was never buffered
+    /// beyond the cap.
+    case tooLarge(url: URL, limit: Int64, announced: Int64?)
     /// The TLS handshake or certificate verification failed.
     case tlsFailure(url: URL, message: String)
-    /// A redirect went to a refused scheme (anything but http/https) or there were too many.
-    case redirectRefused(url: URL, message: String)
+    /// More redirects than `limit` (a loop, usually).
+    case tooManyRedirects(url: URL, limit: Int)
+    /// A redirect to a refused scheme (anything but http/https); `target` is its `Location`.
+    case redirectRefused(url: URL, target: String)
+    /// The body's `Content-Encoding` (`encoding`, e.g. "gzip") could not be decoded.
+    case badContentEncoding(url: URL, encoding: String, message: String)
     /// The download was cancelled.
     case cancelled(url: URL)
     /// The bytes arrived but are not a decodable image.
@@ -38,42 +60,92 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     public var url: URL? {
         switch self {
         case .invalidURL(let text): return URL(string: text)
-        case .badStatus(let url, _, _), .notModified(let url, _), .timedOut(let url, _),
-             .cannotConnect(let url, _), .cannotResolveHost(let url, _), .connectionLost(let url, _),
-             .tooLarge(let url, _, _), .tlsFailure(let url, _), .redirectRefused(let url, _),
-             .cancelled(let url), .decodeFailed(let url, _), .transferFailed(let url, _, _):
+        case .badStatus(let url, _, _), .notModified(let url, _), .timedOut(let url, _, _),
+             .cannotConnect(let url, _), .cannotResolveHost(let url, _), .connectionReset(let url, _),
+             .truncated(let url, _, _), .connectionLost(let url, _), .tooLarge(let url, _, _),
+             .tlsFailure(let url, _), .tooManyRedirects(let url, _), .redirectRefused(let url, _),
+             .badContentEncoding(let url, _, _), .cancelled(let url), .decodeFailed(let url, _),
+             .transferFailed(let url, _, _):
             return url
         }
     }
 
-    /// Whether trying again later may succeed (timeouts, DNS and connect failures, lost connections,
-    /// cancellation, 5xx/408/429 answers). The manager keeps non-transient failures in its
-    /// failed-URL list.
+    /// Whether trying again later may succeed (timeouts, DNS and connect failures, lost, reset or
+    /// cut connections, cancellation, 5xx/408/429 answers). The manager keeps non-transient failures
+    /// in its failed-URL list.
     public var isTransient: Bool {
         switch self {
-        case .timedOut, .cannotConnect, .cannotResolveHost, .connectionLost, .cancelled: return true
+        case .timedOut, .cannotConnect, .cannotResolveHost, .connectionReset, .truncated, .connectionLost, .cancelled:
+            return true
         case .badStatus(_, let code, _): return code >= 500 || code == 408 || code == 429
         case .transferFailed: return true
-        case .invalidURL, .notModified, .tooLarge, .tlsFailure, .redirectRefused, .decodeFailed: return false
+        case .invalidURL, .notModified, .tooLarge, .tlsFailure, .tooManyRedirects, .redirectRefused,
+             .badContentEncoding, .decodeFailed:
+            return false
         }
     }
 
-    /// A one-line description, safe for a terminal cell.
-    public var description: String {
+    /// A few words for a gallery cell, without the URL: "404 Not Found", "timed out waiting for the
+    /// first byte (2 s)", "body shorter than Content-Length (3000 of 40000 bytes)", "too large:
+    /// 10 GB announced, limit 64 MB", "redirect to file: refused". No control characters.
+    public var summary: String {
         switch self {
-        case .invalidURL(let text): return "invalid URL: \(UntrustedText.sanitize(text))"
-        case .badStatus(let url, let code, let reason): return "HTTP \(code) \(reason) (\(url.absoluteString))"
-        case .notModified(let url, _): return "not modified (\(url.absoluteString))"
-        case .timedOut(let url, let m): return "timed out: \(m) (\(url.absoluteString))"
-        case .cannotConnect(let url, let m): return "cannot connect: \(m) (\(url.absoluteString))"
-        case .cannotResolveHost(let url, let m): return "cannot resolve host: \(m) (\(url.absoluteString))"
-        case .connectionLost(let url, let m): return "connection lost: \(m) (\(url.absoluteString))"
-        case .tooLarge(let url, let limit, _): return "larger than \(limit) bytes (\(url.absoluteString))"
-        case .tlsFailure(let url, let m): return "TLS failure: \(m) (\(url.absoluteString))"
-        case .redirectRefused(let url, let m): return "redirect refused: \(m) (\(url.absoluteString))"
-        case .cancelled(let url): return "cancelled (\(url.absoluteString))"
-        case .decodeFailed(let url, let reason): return "\(reason) (\(url.absoluteString))"
-        case .transferFailed(let url, let code, let m): return "transfer failed (\(code)): \(m) (\(url.absoluteString))"
+        case .invalidURL: return "invalid URL"
+        case .badStatus(_, let code, let reason):
+            // Runs of spaces (where control characters were) collapse to one.
+            let reason = UntrustedText.sanitize(reason, maxLength: 40).split(separator: " ").joined(separator: " ")
+            let head = reason.isEmpty ? "HTTP \(code)" : "\(code) \(reason)"
+            return code == 401 || code == 407 ? head + " (login required)" : head
+        case .notModified: return "not modified"
+        case .timedOut(_, let phase, let limit):
+            let seconds = SizeText.duration(limit)
+            switch phase {
+            case .connecting: return "timed out connecting (\(seconds))"
+            case .waitingForResponse: return "timed out waiting for the first byte (\(seconds))"
+            case .body(let received): return "stalled after \(SizeText.bytes(received)) (no data for \(seconds))"
+            }
+        case .cannotConnect: return "cannot connect"
+        case .cannotResolveHost: return "unknown host"
+        case .connectionReset(_, let received):
+            return "connection reset by the server" + (received > 0 ? " after \(SizeText.bytes(received))" : "")
+        case .truncated(_, let received, let expected?):
+            return "body shorter than Content-Length (\(SizeText.bytes(received, of: expected)))"
+        case .truncated(_, let received, nil):
+            return "connection closed mid-body after \(SizeText.bytes(received))"
+        case .connectionLost: return "connection lost"
+        case .tooLarge(_, let limit, let announced?):
+            return "too large: \(SizeText.size(announced)) announced, limit \(SizeText.size(limit))"
+        case .tooLarge(_, let limit, nil): return "too large: over the \(SizeText.size(limit)) limit"
+        case .tlsFailure: return "TLS failure"
+        case .tooManyRedirects(_, let limit): return "too many redirects (over \(limit))"
+        case .redirectRefused(_, let target): return "redirect to \(Self.scheme(of: target)): refused"
+        case .badContentEncoding(_, let encoding, _):
+            return "corrupt \(UntrustedText.sanitize(encoding, maxLength: 16)) body (Content-Encoding)"
+        case .cancelled: return "cancelled"
+        case .decodeFailed(_, let reason): return UntrustedText.sanitize(reason.description, maxLength: 80)
+        case .transferFailed(_, let code, _): return "transfer failed (\(code))"
         }
+    }
+
+    /// A one-line description with the details and the URL, safe for a terminal.
+    public var description: String {
+        if case .invalidURL(let text) = self { return "invalid URL: \(UntrustedText.sanitize(text))" }
+        guard let url else { return summary }
+        let detail: String
+        switch self {
+        case .cannotConnect(_, let m), .cannotResolveHost(_, let m), .connectionLost(_, let m), .tlsFailure(_, let m),
+             .transferFailed(_, _, let m), .badContentEncoding(_, _, let m):
+            detail = m.isEmpty ? summary : "\(summary): \(m)"
+        case .redirectRefused(_, let target): detail = "redirect to \(target) refused"
+        default: detail = summary
+        }
+        return UntrustedText.sanitize("\(detail) (\(url.absoluteString))", maxLength: 1024)
+    }
+
+    /// The scheme of a redirect target ("file"), sanitized and short; "?" when there is none.
+    static func scheme(of target: String) -> String {
+        guard let colon = target.firstIndex(of: ":") else { return "?" }
+        let scheme = UntrustedText.sanitize(String(target[..<colon]), maxLength: 16)
+        return scheme.isEmpty ? "?" : scheme
     }
 }

@@ -24,7 +24,11 @@ extension ImageDownloadOperation {
             }
             state.data.append(chunk)
             var partial: Data?
-            if progressive {
+            if progressive, state.rendersPartially == nil, state.data.count >= 16 {
+                state.rendersPartially = setup.decoding.rendersPartially(state.data)
+                if state.rendersPartially == false { state.undecoded = Data() }
+            }
+            if progressive, state.rendersPartially != false {
                 state.undecoded.append(chunk)
                 let now = ContinuousClock.now
                 let due = state.lastPartial.map { now - $0 >= interval } ?? true
@@ -77,30 +81,33 @@ extension ImageDownloadOperation {
 
     /// Network thread: the transfer ended. Free the slot now; decode and deliver on the lane.
     func didComplete(_ result: Result<DownloadResponse, DownloadError>) {
-        let outcome = state.withLock { state -> (data: Data, rest: Data)? in
+        let outcome = state.withLock { state -> (data: Data, rest: Data, incremental: Bool)? in
             guard state.phase == .running else { return nil }
             state.phase = .finished
             state.transfer = nil
             defer { state.undecoded = Data() }
-            return (state.data, state.undecoded)
+            return (state.data, state.undecoded, state.rendersPartially != false)
         }
         guard let outcome else { return }
         setup.events.post(.stopped(url))
         if case .success = result { setup.events.post(.finished(url)) }
         setup.onFinish(self)
-        lane.async { [self] in finish(result, data: outcome.data, rest: outcome.rest) }
+        lane.async { [self] in finish(result, data: outcome.data, rest: outcome.rest, incremental: outcome.incremental) }
     }
 
     /// Lane: final decode (once per distinct decode options) and the last callback of each handler.
-    private func finish(_ result: Result<DownloadResponse, DownloadError>, data: Data, rest: Data) {
+    /// `incremental`: the incremental decoder has every byte but `rest` (else decode `data` in one shot).
+    private func finish(_ result: Result<DownloadResponse, DownloadError>, data: Data, rest: Data, incremental: Bool) {
         let handlers = currentHandlers
+        if !incremental { decoderBox.decoder = nil }
         switch result {
         case .failure(let error):
+            decoderBox.decoder = nil
             for handler in handlers { deliver(to: handler.id) { handler.completion(.failure(error)) } }
         case .success(let response):
             var decoded: [DecodeOptions: Result<Image, DecodeError>] = [:]
             let primary = setup.context.decodeOptions
-            if isProgressive {
+            if isProgressive && incremental {
                 let decoder = incrementalDecoder()
                 decoded[primary] = ImageDecoding.typed {
                     decoder.append(rest)

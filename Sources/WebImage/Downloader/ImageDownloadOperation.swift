@@ -19,6 +19,9 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         var data = Data()
         /// Bytes not yet handed to the incremental decoder.
         var undecoded = Data()
+        /// Whether the body can be shown partially (decided from its first 16 bytes; nil before).
+        /// When not, the incremental decoder gets nothing more and the end decodes in one shot.
+        var rendersPartially: Bool?
         var partialInFlight = false
         var lastPartial: ContinuousClock.Instant?
     }

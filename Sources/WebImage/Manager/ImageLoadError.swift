@@ -38,8 +38,9 @@ public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 
-    /// A few words for a gallery cell: "404 Not Found", "timed out", "not an image (text/html)",
-    /// "too large 30000×30000". Control characters are already stripped.
+    /// A few words for a gallery cell: "404 Not Found", "timed out waiting for the first byte (2 s)",
+    /// "not an image (text/html)", "too large 30000×30000" (see `DownloadError.summary`). Control
+    /// characters are already stripped.
     public var shortDescription: String {
         switch self {
         case .invalidURL: return "invalid URL"
@@ -47,23 +48,7 @@ public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible 
         case .blockedByDelegate: return "refused"
         case .cancelled: return "cancelled"
         case .file(_, let reason): return reason
-        case .download(let error):
-            switch error {
-            case .invalidURL: return "invalid URL"
-            case .badStatus(_, let code, let reason):
-                return UntrustedText.sanitize(reason.isEmpty ? "HTTP \(code)" : "\(code) \(reason)", maxLength: 40)
-            case .notModified: return "not modified"
-            case .timedOut: return "timed out"
-            case .cannotConnect: return "cannot connect"
-            case .cannotResolveHost: return "unknown host"
-            case .connectionLost: return "connection lost"
-            case .tooLarge(_, let limit, _): return "larger than \(limit >> 20) MB"
-            case .tlsFailure: return "TLS failure"
-            case .redirectRefused: return "redirect refused"
-            case .cancelled: return "cancelled"
-            case .decodeFailed(_, let reason): return reason.description
-            case .transferFailed(_, let code, _): return "transfer failed (\(code))"
-            }
+        case .download(let error): return error.summary
         }
     }
 }

@@ -44,17 +44,20 @@ final class TmuxSession: Sendable {
     @discardableResult
     func wait(timeout: Double = 10, escapes: Bool = false, _ condition: (String) -> Bool) async -> (ok: Bool, screen: String) {
         let deadline = Date().addingTimeInterval(timeout)
-        var screen = ""
-        repeat {
-            screen = await capture(escapes: escapes)
+        while true {
+            // Checked before the capture: the last capture always gets its look, even when a busy
+            // machine made the sleep outlast the deadline.
+            let late = Date() >= deadline
+            let screen = await capture(escapes: escapes)
             if condition(screen) { return (true, screen) }
+            if late { return (false, screen) }
             try? await Task.sleep(for: .milliseconds(50))
-        } while Date() < deadline
-        return (false, screen)
+        }
     }
 
+    /// Runs `tmux -L socket ARGUMENTS` on a thread of its own and returns its standard output.
     @discardableResult
-    private func tmux(_ arguments: [String]) async -> String {
+    func tmux(_ arguments: [String]) async -> String {
         let socket = socket
         return (try? await Blocking.run { try EndToEnd.run("/usr/bin/tmux", ["-L", socket] + arguments).out }) ?? ""
     }

@@ -113,11 +113,11 @@ struct CurlSessionTests {
         let chain = await fetch(downloader, server.url("/r1"))
         #expect((try? chain.get().response.url.path) == server.url("/img").path)
         let loop = await fetch(downloader, server.url("/loop"))
-        guard case .failure(.redirectRefused) = loop else { Issue.record("\(loop)"); return }
+        guard case .failure(.tooManyRedirects(_, 10)) = loop else { Issue.record("\(loop)"); return }
         #expect(server.requests(to: "/loop").count == 11)
         let file = await fetch(downloader, server.url("/file"))
-        guard case .failure(.redirectRefused(_, let message)) = file else { Issue.record("\(file)"); return }
-        #expect(!message.isEmpty)
+        guard case .failure(.redirectRefused(_, let target)) = file else { Issue.record("\(file)"); return }
+        #expect(target == "file:///etc/passwd")
         await server.stop()
     }
 
@@ -142,14 +142,16 @@ struct CurlSessionTests {
         let downloader = ImageDownloader(config: config)
         for path in ["/big", "/chunked", "/endless"] {
             let result = await fetch(downloader, server.url(path))
-            guard case .failure(.tooLarge(_, let limit, _)) = result else { Issue.record("\(path): \(result)"); continue }
+            guard case .failure(.tooLarge(_, let limit, let announced)) = result else { Issue.record("\(path): \(result)"); continue }
             #expect(limit == 100_000)
+            #expect(announced == (path == "/big" ? 1 << 20 : nil))
         }
-        #expect(await server.waitUntil(timeout: .seconds(3)) { $0.count == 3 && $0.allSatisfy { !$0.finished } })
+        #expect(await server.waitUntil(timeout: .seconds(15)) { $0.count == 3 && $0.allSatisfy { !$0.finished } })
         let defaults = ImageDownloader(config: DownloaderTestKit.config())
         let lie = await fetch(defaults, server.url("/lying"))
-        guard case .failure(.tooLarge(_, let cap, _)) = lie else { Issue.record("\(lie)"); return }
+        guard case .failure(.tooLarge(_, let cap, let announced)) = lie else { Issue.record("\(lie)"); return }
         #expect(cap == ImageDownloaderConfig.defaultMaxResponseBytes)
+        #expect(announced == 10 << 30)
         await server.stop()
     }
 
@@ -169,10 +171,22 @@ struct CurlSessionTests {
         async let silent = fetch(downloader, server.url("/late"))
         let (a, b) = await (stalled, silent)
         let elapsed = clock.now - start
-        guard case .failure(.timedOut) = a, case .failure(.timedOut) = b else { Issue.record("\(a) \(b)"); return }
+        // The stall is seen after its 1000 bytes; on a starved machine the shared server may not even
+        // have answered within 0.5 s, which is then rightly "waiting for the first byte".
+        guard case .failure(.timedOut(_, let stallPhase, _)) = a, case .failure(.timedOut(_, .waitingForResponse, _)) = b,
+              stallPhase == .body(received: 1000) || stallPhase == .waitingForResponse else {
+            Issue.record("\(a) \(b)")
+            return
+        }
         #expect(elapsed < .seconds(3))
         #expect(elapsed >= .milliseconds(450))
         #expect(a.failureIsTransient)
+        // On a reused connection too, a silent server is "waiting for the first byte", not "connecting".
+        server.route("/quick", .ok(DownloaderTestKit.fakeImageBytes(100)))
+        let sequential = ImageDownloader(config: DownloaderTestKit.config(timeout: 0.5))
+        _ = await fetch(sequential, server.url("/quick"))
+        let reused = await fetch(sequential, server.url("/late"))
+        guard case .failure(.timedOut(_, .waitingForResponse, _)) = reused else { Issue.record("\(reused)"); return }
         await server.stop()
     }
 
@@ -185,12 +199,12 @@ struct CurlSessionTests {
         var cutChunked = cut
         cutChunked.chunked = true
         server.route("/cutchunked", cutChunked)
-        let downloader = ImageDownloader(config: DownloaderTestKit.config())
-        for path in ["/cut", "/cutchunked"] {
-            let result = await fetch(downloader, server.url(path))
-            guard case .failure(.connectionLost(_, let message)) = result else { Issue.record("\(path): \(result)"); continue }
-            #expect(!message.isEmpty)
-        }
+        // Patient: a cut the shared server is slow to make must not turn into a stall.
+        let downloader = ImageDownloader(config: DownloaderTestKit.config(timeout: 30))
+        let short = await fetch(downloader, server.url("/cut"))
+        guard case .failure(.truncated(_, 1000, 65536)) = short else { Issue.record("\(short)"); return }
+        let chunkedShort = await fetch(downloader, server.url("/cutchunked"))
+        guard case .failure(.truncated(_, _, nil)) = chunkedShort else { Issue.record("\(chunkedShort)"); return }
         let refused = await fetch(downloader, URL(string: "http://127.0.0.1:1/x")!)
         guard case .failure(.cannotConnect) = refused else { Issue.record("\(refused)"); return }
         let unknown = await fetch(downloader, URL(string: "http://no-such-host.invalid/x")!)

@@ -11,14 +11,17 @@ struct DownloadErrorTests {
     @Test("transient: timeouts, DNS/connect failures, lost connections, cancellation, 5xx")
     func transient() {
         let transient: [DownloadError] = [
-            .timedOut(url: url, message: ""), .cannotConnect(url: url, message: ""),
+            .timedOut(url: url, phase: .waitingForResponse, limit: .seconds(1)), .cannotConnect(url: url, message: ""),
             .cannotResolveHost(url: url, message: ""), .connectionLost(url: url, message: ""),
+            .connectionReset(url: url, received: 10), .truncated(url: url, received: 1, expected: 2),
             .cancelled(url: url), .badStatus(url: url, code: 503, reason: ""),
         ]
         let permanent: [DownloadError] = [
             .invalidURL("x"), .badStatus(url: url, code: 404, reason: "Not Found"),
-            .tooLarge(url: url, limit: 1, message: ""), .tlsFailure(url: url, message: ""),
-            .redirectRefused(url: url, message: ""), .decodeFailed(url: url, reason: .notAnImage(kind: "text/html")),
+            .tooLarge(url: url, limit: 1, announced: nil), .tlsFailure(url: url, message: ""),
+            .tooManyRedirects(url: url, limit: 10), .redirectRefused(url: url, target: "file:///etc/passwd"),
+            .badContentEncoding(url: url, encoding: "gzip", message: ""),
+            .decodeFailed(url: url, reason: .notAnImage(kind: "text/html")),
             .notModified(url: url, validators: HTTPValidators(etag: "\"1\"")),
         ]
         #expect(transient.allSatisfy { $0.isTransient })
@@ -35,6 +38,37 @@ struct DownloadErrorTests {
         #expect(UntrustedText.sanitize(String(repeating: "a", count: 5000)).count == UntrustedText.maxLength)
         let error = DownloadError.badStatus(url: url, code: 500, reason: clean)
         #expect(!error.description.unicodeScalars.contains { $0.value < 0x20 })
+    }
+
+    @Test("summaries name the phase, the byte counts and the limit; sizes never overflow")
+    func summaries() {
+        let cases: [(DownloadError, String)] = [
+            (.timedOut(url: url, phase: .connecting, limit: .seconds(30)), "timed out connecting (30 s)"),
+            (.timedOut(url: url, phase: .waitingForResponse, limit: .milliseconds(1500)), "timed out waiting for the first byte (1.5 s)"),
+            (.timedOut(url: url, phase: .body(received: 0), limit: .milliseconds(250)), "stalled after 0 bytes (no data for 250 ms)"),
+            (.timedOut(url: url, phase: .body(received: 3 << 20), limit: .seconds(2)), "stalled after 3 MB (no data for 2 s)"),
+            (.connectionReset(url: url, received: 0), "connection reset by the server"),
+            (.truncated(url: url, received: 1000, expected: 40_000), "body shorter than Content-Length (1000 of 40000 bytes)"),
+            (.truncated(url: url, received: 1 << 20, expected: 3 << 20), "body shorter than Content-Length (1 MB of 3 MB)"),
+            (.truncated(url: url, received: 5, expected: nil), "connection closed mid-body after 5 bytes"),
+            (.tooLarge(url: url, limit: 64 << 20, announced: 10 << 30), "too large: 10 GB announced, limit 64 MB"),
+            (.tooLarge(url: url, limit: 64 << 20, announced: .max), "too large: 8191 PB announced, limit 64 MB"),
+            (.tooLarge(url: url, limit: 1_500_000, announced: nil), "too large: over the 1.4 MB limit"),
+            (.tooManyRedirects(url: url, limit: 10), "too many redirects (over 10)"),
+            (.redirectRefused(url: url, target: "file:///etc/passwd"), "redirect to file: refused"),
+            (.redirectRefused(url: url, target: "\u{1B}]0;x\u{7}:y"), "redirect to ]0;x: refused"),
+            (.redirectRefused(url: url, target: "nowhere"), "redirect to ?: refused"),
+            (.badStatus(url: url, code: 401, reason: "Unauthorized"), "401 Unauthorized (login required)"),
+            (.badStatus(url: url, code: 404, reason: "Not\u{1B}[2J  Found"), "404 Not [2J Found"),
+            (.badStatus(url: url, code: 500, reason: ""), "HTTP 500"),
+            (.badContentEncoding(url: url, encoding: "gzip", message: "x"), "corrupt gzip body (Content-Encoding)"),
+        ]
+        for (error, text) in cases {
+            #expect(error.summary == text)
+            #expect(ImageLoadError.download(error).shortDescription == text)
+            #expect(!error.description.unicodeScalars.contains(where: UntrustedText.isUnsafe))
+            #expect(error.description.hasSuffix("(\(url.absoluteString))"))
+        }
     }
 
     @Test("pending queue: priority first, then FIFO or LIFO; updates move entries")

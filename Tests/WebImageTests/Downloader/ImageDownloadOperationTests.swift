@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import Synchronization
 import Testing
 import TestSupport
 @testable import WebImage
@@ -92,6 +93,37 @@ struct ImageDownloadOperationTests {
         await server.stop()
     }
 
+    @Test("progressive: only bodies that render partially (JPEG, PNG) are copied into the incremental decoder")
+    func progressiveFeedsOnlyPartialFormats() async throws {
+        let server = try await LoopbackServer.start()
+        var page = StubResponse.ok(Data(("<!DOCTYPE html><html>" + String(repeating: "x", count: 300_000)).utf8), contentType: "text/html")
+        page.chunkSize = 16 * 1024
+        server.route("/page", page)
+        let png = TestPNG.solid(width: 120, height: 80, rgba: (1, 2, 3, 255))
+        var slowPNG = StubResponse.ok(png, contentType: "image/png")
+        slowPNG.chunkSize = 4096
+        slowPNG.bytesPerSecond = png.count * 4
+        server.route("/png", slowPNG)
+        for (path, expectFed) in [("/page", false), ("/png", true)] {
+            let fed = FedBytes()
+            var config = ImageDownloaderConfig()
+            config.decoding.makeIncrementalDecoder = { options in CountingDecoder(ImageCoders.makeIncrementalDecoder(options: options), fed) }
+            let downloader = ImageDownloader(config: config)
+            let results = ResultRecorder()
+            downloader.downloadImage(with: server.url(path), options: .progressiveLoad) { results.record($0) }
+            #expect(await results.wait { $0.contains { (try? $0.get().isFinished) != false } })
+            let last = try #require(results.all.last)
+            if expectFed {
+                #expect((try? last.get().image?.width) == 120)
+                #expect(fed.count == png.count)
+            } else {
+                guard case .failure(.decodeFailed(_, .notAnImage(kind: "text/html"))) = last else { Issue.record("\(last)"); continue }
+                #expect(fed.count == 0, "\(fed.count) bytes of HTML went to the incremental decoder")
+            }
+        }
+        await server.stop()
+    }
+
     @Test("an HTML body becomes decodeFailed(notAnImage) with the real coders")
     func htmlDecodeFailed() async throws {
         let server = try await LoopbackServer.start()
@@ -173,4 +205,27 @@ struct ImageDownloadOperationTests {
         #expect(await done.wait(count: 2))
         #expect(downloader.currentDownloadCount == 0)
     }
+}
+
+/// Bytes handed to incremental decoders, across threads.
+final class FedBytes: Sendable {
+    private let total = Mutex(0)
+    func add(_ count: Int) { total.withLock { $0 += count } }
+    var count: Int { total.withLock { $0 } }
+}
+
+/// Wraps a real incremental decoder and counts the bytes it is fed.
+final class CountingDecoder: IncrementalDecoding {
+    let inner: any IncrementalDecoding
+    let fed: FedBytes
+    init(_ inner: any IncrementalDecoding, _ fed: FedBytes) {
+        self.inner = inner
+        self.fed = fed
+    }
+    func append(_ chunk: Data) {
+        fed.add(chunk.count)
+        inner.append(chunk)
+    }
+    func partialImage() -> Image? { inner.partialImage() }
+    func finish() throws -> Image { try inner.finish() }
 }

@@ -91,7 +91,8 @@ struct ImageDownloaderLifecycleTests {
         let server = try await LoopbackServer.startIsolated()
         server.route("/c", DownloaderTestKit.slowImage(size: 64 * 1024, seconds: 1))
         do {
-            let downloader = ImageDownloader(config: DownloaderTestKit.config())
+            // Patient: on a starved pool the test may reach a cancel only after the 5 s default timeout.
+            let downloader = ImageDownloader(config: DownloaderTestKit.config(timeout: 30))
             let recorder = ResultRecorder()
             for i in 0..<1000 {
                 let token = downloader.downloadImage(with: server.url("/c")) { recorder.record($0) }
