@@ -22,10 +22,9 @@ final class TmuxSession: Sendable {
         return session
     }
 
-    deinit {
-        let socket = socket
-        Thread { _ = try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "kill-server"], detached: true) }.start()
-    }
+    /// Kills the server (and the gallery in it) at once: a thread started here might never run if
+    /// the test process ends first, leaving a gallery running in a detached tmux for good.
+    deinit { _ = try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "kill-server"], timeout: 5, detached: true) }
 
     func resize(columns: Int, rows: Int) async {
         await tmux(["resize-window", "-t", "0", "-x", "\(columns)", "-y", "\(rows)"])
