@@ -61,7 +61,7 @@ import Testing
         let socket = "sdg-graphics-\(UUID().uuidString.prefix(8))"
         _ = try await XtermHarness.run(
             ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "30", "-y", "8",
-             "cat '\(file.path)'; sleep 5"], timeout: 5)
+             "cat '\(file.path)'; sleep 60"], timeout: 5)  // the pane must outlive a slow capture; kill-server ends it
         defer {
             _ = try? XtermHarness.run(["tmux", "-L", socket, "kill-server"], timeout: 5)
             let tmpdir = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
