@@ -86,7 +86,7 @@ public final class LoopbackServer: Sendable {
 
     /// Waits until `predicate` holds for the log, polling; returns false on timeout.
     public func waitUntil(
-        timeout: Duration = .seconds(5), _ predicate: @Sendable ([RecordedRequest]) -> Bool
+        timeout: Duration = .seconds(15), _ predicate: @Sendable ([RecordedRequest]) -> Bool
     ) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {

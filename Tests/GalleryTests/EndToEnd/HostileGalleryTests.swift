@@ -23,10 +23,10 @@ struct HostileGalleryTests {
         late.firstByteDelay = .seconds(30)
         var stalled = StubResponse.ok(png, contentType: "image/png")
         stalled.fault = .stallAfter(bytes: 3000)
-        stalled.stallLimit = .seconds(20)
-        // A trickle: never idle long enough to time out, pending for the whole test (about 20 s).
+        stalled.stallLimit = .seconds(30)
+        // A trickle: never idle long enough to time out, pending for the whole test (about 38 s).
         var slow = StubResponse.ok(png, contentType: "image/png")
-        slow.bytesPerSecond = 2_000
+        slow.bytesPerSecond = 1_000
         slow.chunkSize = 500
         var reset = StubResponse.ok(png, contentType: "image/png")
         reset.fault = .resetAfter(bytes: 3000)
@@ -37,7 +37,7 @@ struct HostileGalleryTests {
         var endless = StubResponse.ok(Data(), contentType: "image/png")
         endless.fault = .endless
         endless.chunkSize = 256 * 1024
-        endless.stallLimit = .seconds(20)
+        endless.stallLimit = .seconds(30)
         var fileRedirect = StubResponse.redirect(to: "file:///etc/passwd")
         fileRedirect.body = Data("<html>\(payload)</html>".utf8)
         var page = StubResponse(status: 200, headers: ["Content-Type": "text/html; charset=\(payload)"],
@@ -51,8 +51,8 @@ struct HostileGalleryTests {
         var headers = StubResponse.ok(png, contentType: "image/png; \(payload)")
         headers.headers["Content-Disposition"] = "inline; filename=\"\(payload).png\""
         let table: [(String, String, StubResponse, String)] = [
-            ("/late", "Late", late, "timed out waiting for the first byte (8 s)"),
-            ("/stalled", "Stalled", stalled, "stalled after 3000 bytes (no data for 8 s)"),
+            ("/late", "Late", late, "timed out waiting for the first byte (12 s)"),
+            ("/stalled", "Stalled", stalled, "stalled after 3000 bytes (no data for 12 s)"),
             ("/slow", "Slow", slow, "loading"),  // a progressive render is up, more to come
             ("/reset", "Reset", reset, "connection reset by the server"),
             ("/short", "Short", short, "body shorter than Content-Length (3000 of \(png.count) bytes)"),
@@ -97,7 +97,7 @@ struct HostileGalleryTests {
         }.count
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(2)))
     func hostileServersEndInCellErrorsKeysKeepWorkingAndNoEscapeLeaks() async throws {
         let server = try await LoopbackServer.start()
         let items = Self.routes(server)
@@ -109,7 +109,7 @@ struct HostileGalleryTests {
         // `script` records every byte the gallery writes to its terminal, on the way to tmux.
         // The list view shows each error in full beside its thumbnail. A long timeout: the in-process
         // server shares a loaded machine with the whole suite, and must not be taken for a stall.
-        let gallery = "\(EndToEnd.binary.path) --list --timeout 8 --max-concurrent 20 list.txt"
+        let gallery = "\(EndToEnd.binary.path) --list --timeout 12 --max-concurrent 20 list.txt"
         let command = "cd \(dir.path) && TERM=tmux-256color COLORTERM=truecolor XDG_CACHE_HOME=\(dir.path)/cache "
             + "script -q -f -e -c '\(gallery)' \(typescript.path); echo SDG-EXIT=$?; sleep 30"
         let tmux = try await TmuxSession.start(columns: 160, rows: 72, command: command)
@@ -128,7 +128,7 @@ struct HostileGalleryTests {
         #expect(Self.pendingCells(up.screen) > 0, "nothing was pending any more: \(up.screen)")
 
         // Every cell ends in its own text.
-        let settled = await tmux.wait(timeout: 30) { screen in
+        let settled = await tmux.wait(timeout: 40) { screen in
             screen.contains(" 2/\(count) · list") && items.allSatisfy { screen.contains($0.shows) }
         }
         for item in items where !settled.screen.contains(item.shows) {

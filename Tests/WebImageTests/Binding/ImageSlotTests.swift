@@ -112,7 +112,7 @@ private final class Assignments: @unchecked Sendable {  // touched only on the s
         executor.sync { slot.setImage(with: kit.server.url("/slow.png")) { done.record($0) } }
         #expect(await kit.server.waitUntil { !$0.isEmpty })
         executor.sync { slot.cancelCurrentImageLoad() }
-        #expect(await kit.server.waitUntil(timeout: .seconds(10)) { $0.first?.clientDisconnectedEarly == true })
+        #expect(await kit.server.waitUntil(timeout: .seconds(30)) { $0.first?.clientDisconnectedEarly == true })
         try await Task.sleep(for: .milliseconds(100))
         #expect(done.all.count == 0)
         await kit.tearDown()

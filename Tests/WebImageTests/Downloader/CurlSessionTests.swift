@@ -126,7 +126,7 @@ struct CurlSessionTests {
         let server = try await LoopbackServer.start()
         // Throttled so the body cannot sit whole in the socket buffers before the client decides.
         var big = StubResponse.ok(DownloaderTestKit.fakeImageBytes(1 << 20))
-        big.bytesPerSecond = 4 << 20
+        big.bytesPerSecond = 1 << 20  // 1 s: a loaded machine once let 4 MB/s finish before the client hung up
         server.route("/big", big)
         var chunked = big
         chunked.chunked = true
@@ -137,7 +137,7 @@ struct CurlSessionTests {
         var lying = StubResponse.ok(DownloaderTestKit.fakeImageBytes(4096))
         lying.announcedLength = 10 << 30
         server.route("/lying", lying)
-        var config = DownloaderTestKit.config()
+        var config = DownloaderTestKit.config(timeout: 30)  // patient: the shared server may be starved
         config.maxResponseBytes = 100_000
         let downloader = ImageDownloader(config: config)
         for path in ["/big", "/chunked", "/endless"] {
@@ -146,8 +146,9 @@ struct CurlSessionTests {
             #expect(limit == 100_000)
             #expect(announced == (path == "/big" ? 1 << 20 : nil))
         }
-        #expect(await server.waitUntil(timeout: .seconds(15)) { $0.count == 3 && $0.allSatisfy { !$0.finished } })
-        let defaults = ImageDownloader(config: DownloaderTestKit.config())
+        #expect(await server.waitUntil(timeout: .seconds(15)) { $0.count == 3 && $0.allSatisfy { !$0.finished } },
+                "\(server.requests.map { "\($0.path) sent \($0.bytesSent) finished \($0.finished)" })")
+        let defaults = ImageDownloader(config: DownloaderTestKit.config(timeout: 30))
         let lie = await fetch(defaults, server.url("/lying"))
         guard case .failure(.tooLarge(_, let cap, let announced)) = lie else { Issue.record("\(lie)"); return }
         #expect(cap == ImageDownloaderConfig.defaultMaxResponseBytes)

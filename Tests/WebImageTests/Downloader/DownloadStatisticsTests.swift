@@ -15,7 +15,7 @@ import TestSupport
             downloader.downloadImage(with: server.url("/s.png")) { done.record((try? $0.get()) != nil) }
         }
         tokens[0]?.cancel()
-        #expect(await done.wait(count: 2, timeout: .seconds(10)))
+        #expect(await done.wait(count: 2, timeout: .seconds(30)))
         let stats = downloader.statistics.snapshot
         #expect(stats.requests == 3)
         #expect(stats.coalesced == 2)

@@ -15,7 +15,7 @@ final class CallbackRecorder<Value: Sendable>: Sendable {
     var all: [Value] { values.withLock { $0 } }
 
     /// Waits until `predicate` holds (polling every 5 ms); false on timeout.
-    func wait(timeout: Duration = .seconds(5), until predicate: @Sendable ([Value]) -> Bool) async -> Bool {
+    func wait(timeout: Duration = .seconds(20), until predicate: @Sendable ([Value]) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if predicate(all) { return true }
@@ -25,7 +25,7 @@ final class CallbackRecorder<Value: Sendable>: Sendable {
     }
 
     /// Waits until at least `count` values arrived.
-    func wait(count: Int, timeout: Duration = .seconds(5)) async -> Bool {
+    func wait(count: Int, timeout: Duration = .seconds(20)) async -> Bool {
         await wait(timeout: timeout) { $0.count >= count }
     }
 }
@@ -66,7 +66,7 @@ enum DownloaderTestKit {
         makeIncrementalDecoder: { _ in FakeIncrementalDecoder() })
 
     /// A config using the fake decoders and short timeouts.
-    static func config(maxConcurrent: Int = 6, timeout: TimeInterval = 5) -> ImageDownloaderConfig {
+    static func config(maxConcurrent: Int = 6, timeout: TimeInterval = 20) -> ImageDownloaderConfig {
         var config = ImageDownloaderConfig()
         config.decoding = fakeDecoding
         config.maxConcurrentDownloads = maxConcurrent

@@ -111,7 +111,7 @@ struct ImageDownloadOperationTests {
             let downloader = ImageDownloader(config: config)
             let results = ResultRecorder()
             downloader.downloadImage(with: server.url(path), options: .progressiveLoad) { results.record($0) }
-            #expect(await results.wait { $0.contains { (try? $0.get().isFinished) != false } })
+            #expect(await results.wait(timeout: .seconds(30)) { $0.contains { (try? $0.get().isFinished) != false } })
             let last = try #require(results.all.last)
             if expectFed {
                 #expect((try? last.get().image?.width) == 120)

@@ -24,7 +24,7 @@ struct ImageDownloaderLifecycleTests {
             Issue.record("\(outcome)")
             return
         }
-        #expect(await server.waitUntil(timeout: .seconds(10)) { $0.last?.clientDisconnectedEarly == true })
+        #expect(await server.waitUntil(timeout: .seconds(30)) { $0.last?.clientDisconnectedEarly == true })
         await server.stop()
     }
 

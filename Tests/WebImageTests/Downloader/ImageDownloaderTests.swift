@@ -55,7 +55,7 @@ struct ImageDownloaderTests {
         #expect(await server.waitUntil { $0.first?.bytesSent ?? 0 > 0 })
         t1?.cancel()
         t2?.cancel()
-        #expect(await server.waitUntil(timeout: .seconds(10)) { $0.first?.clientDisconnectedEarly == true })
+        #expect(await server.waitUntil(timeout: .seconds(30)) { $0.first?.clientDisconnectedEarly == true })
         #expect(server.requests.first?.finished == false)
         #expect(downloader.currentDownloadCount == 0)
         #expect(recorder.all.isEmpty)
@@ -168,7 +168,7 @@ struct ImageDownloaderTests {
         for result in recorder.all {
             guard case .failure(.cancelled) = result else { Issue.record("expected .cancelled, got \(result)"); continue }
         }
-        #expect(await server.waitUntil(timeout: .seconds(10)) { $0.filter(\.clientDisconnectedEarly).count == 2 })
+        #expect(await server.waitUntil(timeout: .seconds(30)) { $0.filter(\.clientDisconnectedEarly).count == 2 })
         #expect(server.requests.count == 2)
         #expect(downloader.currentDownloadCount == 0)
         await server.stop()

@@ -116,7 +116,7 @@ import TestSupport
         let download = kit.manager.loadImage(with: kit.server.url("/slow.png")) { calls.record($0) }
         #expect(await kit.server.waitUntil { log in log.contains { $0.path == "/slow.png" && $0.bytesSent > 0 } })
         download.cancel()
-        #expect(await kit.server.waitUntil(timeout: .seconds(10)) { log in
+        #expect(await kit.server.waitUntil(timeout: .seconds(30)) { log in
             log.contains { $0.path == "/slow.png" && $0.clientDisconnectedEarly }
         })
         try await Task.sleep(for: .milliseconds(200))

@@ -22,7 +22,7 @@ import TestSupport
         let token = prefetcher.prefetchURLs(urls, progress: { n, _ in progress.record(n) }) { finished, skipped in
             done.record([finished, skipped])
         }
-        #expect(await done.wait(count: 1, timeout: .seconds(10)))
+        #expect(await done.wait(count: 1, timeout: .seconds(30)))
         #expect(done.all.first == [4, 2])
         #expect(token.finishedCount == 4 && token.skippedCount == 2)
         #expect(progress.all.sorted() == [1, 2, 3, 4, 5, 6])
@@ -86,7 +86,7 @@ import TestSupport
         prefetcher.prefetchURLs(urls) { finished, _ in completed.record(finished) }
         #expect(await kit.server.waitUntil { $0.count == 2 })
         prefetcher.cancelPrefetching()
-        #expect(await kit.server.waitUntil(timeout: .seconds(10)) { $0.allSatisfy(\.clientDisconnectedEarly) })
+        #expect(await kit.server.waitUntil(timeout: .seconds(30)) { $0.allSatisfy(\.clientDisconnectedEarly) })
         try await Task.sleep(for: .milliseconds(100))
         #expect(kit.server.requests.count == 2)
         #expect(completed.all.count == 0)

@@ -11,7 +11,7 @@ struct ManagerTestKit {
     let manager: ImageManager
     let clock: TestClock
 
-    static func make(downloadTimeout: TimeInterval = 5, memory: Bool = true) async throws -> ManagerTestKit {
+    static func make(downloadTimeout: TimeInterval = 20, memory: Bool = true) async throws -> ManagerTestKit {
         let server = try await LoopbackServer.start()
         let directory = try Fixtures.temporaryDirectory("manager")
         let clock = TestClock()
@@ -19,7 +19,7 @@ struct ManagerTestKit {
         return ManagerTestKit(server: server, directory: directory, manager: manager, clock: clock)
     }
 
-    static func makeManager(directory: URL, downloadTimeout: TimeInterval = 5, clock: TestClock, memory: Bool = true) -> ImageManager {
+    static func makeManager(directory: URL, downloadTimeout: TimeInterval = 20, clock: TestClock, memory: Bool = true) -> ImageManager {
         var cacheConfig = ImageCacheConfig()
         cacheConfig.directory = directory
         cacheConfig.fsyncDiskWrites = false
@@ -54,7 +54,7 @@ extension ImageManager {
     ) async -> [ImageLoadResult] {
         let recorder = LoadRecorder()
         loadImage(with: url, options: options, context: context) { recorder.record($0) }
-        _ = await recorder.wait(count: deliveries, timeout: .seconds(10))
+        _ = await recorder.wait(count: deliveries, timeout: .seconds(30))
         return recorder.all
     }
 }
