@@ -27,9 +27,12 @@ test: setup
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# `make bench`: the end-to-end benchmarks (scripts/bench, writes docs/benchmarks.md; BENCH_ARGS=--quick
+# for a short run); `make bench BENCH=codecs` (or cache, render, downloader, …): one micro benchmark.
 bench: setup
-	$(SWIFT) build $(CONFIG_REL) --product sdgallery-bench
-	"$$($(SWIFT) build $(CONFIG_REL) --show-bin-path)/sdgallery-bench" $(BENCH)
+	@if [ -z "$(BENCH)" ]; then scripts/bench $(BENCH_ARGS); else \
+	  $(SWIFT) build $(CONFIG_REL) --product sdgallery-bench && \
+	  "$$($(SWIFT) build $(CONFIG_REL) --show-bin-path)/sdgallery-bench" $(BENCH); fi
 
 install: release
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" "$(DESTDIR)$(PREFIX)/share/sdgallery/demo"

@@ -56,7 +56,11 @@ let package = Package(
             dependencies: ["Gallery", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
-        .executableTarget(name: "sdgallery-bench", dependencies: ["ImageCodecs", "WebImage", "TerminalGraphics"], swiftSettings: strict),
+        .executableTarget(
+            name: "sdgallery-bench",
+            dependencies: ["ImageCodecs", "WebImage", "TerminalGraphics", "Gallery", .product(name: "FlyingFox", package: "FlyingFox")],
+            swiftSettings: strict
+        ),
 
         // MARK: Tests
         .target(
