@@ -33,7 +33,7 @@ final class BenchServer: Sendable {
     let names: [String]
     let stats = BenchServerStats()
     private let random: Mutex<SplitMix>
-    private let server: Mutex<LoopbackServer?> = Mutex(nil)
+    private let server: Mutex<LocalHTTPServer?> = Mutex(nil)
 
     private init(config: Config, names: [String]) {
         self.config = config
@@ -49,7 +49,7 @@ final class BenchServer: Sendable {
             .sorted()
         guard !names.isEmpty else { throw BenchServerError.noImages(config.directory.path) }
         let bench = BenchServer(config: config, names: names)
-        let loopback = try await LoopbackServer.start(timeout: 600) { request in bench.respond(to: request) }
+        let loopback = try await LocalHTTPServer.start(timeout: 600) { request in bench.respond(to: request) }
         bench.server.withLock { $0 = loopback }
         return bench
     }

@@ -12,13 +12,13 @@ import Foundation
 /// await server.stop()
 /// ```
 public final class DemoServer: Sendable {
-    private let server: LoopbackServer
+    private let server: LocalHTTPServer
     /// The port the server listens on.
     public var port: UInt16 { server.port }
     /// The image file names served, sorted.
     public let names: [String]
 
-    private init(server: LoopbackServer, names: [String]) {
+    private init(server: LocalHTTPServer, names: [String]) {
         self.server = server
         self.names = names
     }
@@ -31,7 +31,7 @@ public final class DemoServer: Sendable {
             .sorted()
         let allowed = Set(names)
         let rate = max(1024, bytesPerSecond)
-        let server = try await LoopbackServer.start { request in
+        let server = try await LocalHTTPServer.start { request in
             Self.respond(to: request, directory: directory, allowed: allowed, rate: rate)
         }
         return DemoServer(server: server, names: names)

@@ -6,11 +6,11 @@ import Foundation
 /// listener, and the benchmarks' (`sdgallery-bench serve`).
 ///
 /// ```swift
-/// let server = try await LoopbackServer.start { request in HTTPResponse(statusCode: .ok) }
+/// let server = try await LocalHTTPServer.start { request in HTTPResponse(statusCode: .ok) }
 /// print(server.port)
 /// await server.stop()
 /// ```
-public final class LoopbackServer: Sendable {
+public final class LocalHTTPServer: Sendable {
     private let server: HTTPServer
     private let task: Task<Void, any Error>
     /// The port the server listens on.
@@ -25,7 +25,7 @@ public final class LoopbackServer: Sendable {
     /// Starts serving `handler` on 127.0.0.1 and a free port; returns once it listens. `timeout` is
     /// the idle time after which the server closes a connection.
     public static func start(timeout: TimeInterval = 60,
-                             handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> LoopbackServer {
+                             handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) async throws -> LocalHTTPServer {
         // The poll-based socket pool: epoll would block a GCD worker for good (see TestSupport).
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: timeout,
                                 pool: .poll(interval: .seconds(0.005)), logger: .disabled, handler: ClosureHTTPHandler(handler))
@@ -35,7 +35,7 @@ public final class LoopbackServer: Sendable {
             task.cancel()
             throw DemoServerError.noAddress
         }
-        return LoopbackServer(server: server, task: task, port: port)
+        return LocalHTTPServer(server: server, task: task, port: port)
     }
 
     /// Stops listening and closes open connections.
