@@ -52,7 +52,7 @@ import Testing
         harness.type("q")
         #expect(await harness.finish())
         let stats = GalleryStats(app: harness.app, started: GalleryApp.now())
-        #expect(stats.keys >= 3)
+        #expect(stats.keys >= 1)  // one per read of the keyboard: "llj" may arrive in one read
         let p50 = try #require(stats.keyToFrameP50), p95 = try #require(stats.keyToFrameP95)
         #expect(p50 <= p95)
         let lines = stats.report.split(separator: "\n")
