@@ -38,9 +38,12 @@ test-asan: setup
 	@ASAN_OPTIONS="detect_leaks=0" SDG_CHILD_ASAN_OPTIONS="detect_leaks=1" \
 	  LSAN_OPTIONS="suppressions=$(CURDIR)/scripts/lsan.supp" scripts/run-tests --sanitize=address --scratch-path .build-asan
 
+# `make bench`: the end-to-end benchmarks (scripts/bench, writes docs/benchmarks.md; BENCH_ARGS=--quick
+# for a short run); `make bench BENCH=codecs` (or cache, render, downloader, …): one micro benchmark.
 bench: setup
-	$(SWIFT) build $(CONFIG_REL) --product sdgallery-bench
-	"$$($(SWIFT) build $(CONFIG_REL) --show-bin-path)/sdgallery-bench" $(BENCH)
+	@if [ -z "$(BENCH)" ]; then scripts/bench $(BENCH_ARGS); else \
+	  $(SWIFT) build $(CONFIG_REL) --product sdgallery-bench && \
+	  "$$($(SWIFT) build $(CONFIG_REL) --show-bin-path)/sdgallery-bench" $(BENCH); fi
 
 # libFuzzer + ASan build in .build-fuzz; each target for FUZZ_SECONDS (FUZZ_TARGETS: all by default).
 FUZZ_SECONDS ?= 60

@@ -59,7 +59,11 @@ let package = Package(
             dependencies: ["Gallery", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
-        .executableTarget(name: "sdgallery-bench", dependencies: ["ImageCodecs", "Locking", "WebImage", "TerminalGraphics"], swiftSettings: strict),
+        .executableTarget(
+            name: "sdgallery-bench",
+            dependencies: ["ImageCodecs", "Locking", "WebImage", "TerminalGraphics", "Gallery", .product(name: "FlyingFox", package: "FlyingFox")],
+            swiftSettings: strict
+        ),
         // Fuzz targets (scripts/fuzz builds sdgallery-fuzz with -sanitize=fuzzer,address; any other
         // build of it replays inputs).
         .target(name: "FuzzTargets", dependencies: ["ImageCodecs", "TerminalGraphics", "Gallery", "SafeText"], swiftSettings: strict),

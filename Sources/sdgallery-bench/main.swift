@@ -14,10 +14,21 @@ case "render":
     RenderBench.run(arguments: rest)
 case "downloader":
     await DownloaderBench.run(rest)
+case "serve":
+    await ServeCommand.run(rest)
+case "pty":
+    PtyCommand.run(rest)
+case "suite", "sheet", "scroll", "memory", "keys":
+    SuiteCommand.run(arguments[0], rest)
 default:
     print("usage: sdgallery-bench <benchmark> [options]")
     print("  codecs [DIR]   decode full size vs into a 320×200 box")
     print("  cache          memory/disk hit latency, store throughput")
     print("  render [N]     encode one screen of 24 thumbnails (sixel, kitty, half-block) vs img2sixel")
     print("  downloader [--count N] [--rounds R] [--concurrency C]   ImageDownloader vs curl --parallel over loopback")
+    print("  serve DIR [--rate R] [--fail-rate F] …   loopback image server with aliases, throttle, failures, counters")
+    print("  pty [--stderr PATH] -- COMMAND …         run COMMAND on a 160×48 pty that answers terminal queries")
+    print("  suite --images DIR [--sdgallery BIN] [--quick] [--runs N] [--out FILE]   every end-to-end benchmark (scripts/bench)")
+    print("  sheet | scroll | memory | keys --images DIR …   one of them: contact sheet vs timg/chafa, scroll waste,")
+    print("                                                  peak RSS + duplicate URLs, key-to-frame under load")
 }

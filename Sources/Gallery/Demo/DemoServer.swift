@@ -1,5 +1,4 @@
 import FlyingFox
-import FlyingSocks
 import Foundation
 
 /// The loopback HTTP server of `sdgallery --demo`: serves the demo images of one folder at
@@ -13,17 +12,14 @@ import Foundation
 /// await server.stop()
 /// ```
 public final class DemoServer: Sendable {
-    private let server: HTTPServer
-    private let task: Task<Void, any Error>
+    private let server: LocalHTTPServer
     /// The port the server listens on.
-    public let port: UInt16
+    public var port: UInt16 { server.port }
     /// The image file names served, sorted.
     public let names: [String]
 
-    private init(server: HTTPServer, task: Task<Void, any Error>, port: UInt16, names: [String]) {
+    private init(server: LocalHTTPServer, names: [String]) {
         self.server = server
-        self.task = task
-        self.port = port
         self.names = names
     }
 
@@ -35,25 +31,15 @@ public final class DemoServer: Sendable {
             .sorted()
         let allowed = Set(names)
         let rate = max(1024, bytesPerSecond)
-        let handler = ClosureHTTPHandler { request in
+        let server = try await LocalHTTPServer.start { request in
             Self.respond(to: request, directory: directory, allowed: allowed, rate: rate)
         }
-        // The poll-based socket pool: epoll would block a GCD worker for good (see TestSupport).
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 60,
-                                pool: .poll(interval: .seconds(0.005)), logger: .disabled, handler: handler)
-        let task = Task { try await server.run() }
-        try await server.waitUntilListening(timeout: 10)
-        guard case .ip4(_, let port)? = await server.listeningAddress else {
-            task.cancel()
-            throw DemoServerError.noAddress
-        }
-        return DemoServer(server: server, task: task, port: port, names: names)
+        return DemoServer(server: server, names: names)
     }
 
     /// Stops listening and closes open connections.
     public func stop() async {
-        await server.stop(timeout: 1)
-        task.cancel()
+        await server.stop()
     }
 
     /// `http://127.0.0.1:PORT/demo/NAME`.
@@ -74,44 +60,7 @@ public final class DemoServer: Sendable {
         }
         let name = String(request.path.dropFirst(prefix.count)).removingPercentEncoding ?? ""
         guard allowed.contains(name) else { return HTTPResponse(statusCode: .notFound) }
-        let file = directory.appendingPathComponent(name)
-        guard let data = try? Data(contentsOf: file) else { return HTTPResponse(statusCode: .notFound) }
-        let modified = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
-        let etag = "\"\(data.count)-\(Int(modified.timeIntervalSince1970))\""
-        var headers: HTTPHeaders = [
-            HTTPHeader("ETag"): etag,
-            HTTPHeader("Last-Modified"): Self.httpDate(modified),
-            HTTPHeader("Cache-Control"): "no-cache",
-        ]
-        if request.headers[HTTPHeader("If-None-Match")] == etag {
-            return HTTPResponse(statusCode: .notModified, headers: headers)
-        }
-        headers[HTTPHeader("Content-Type")] = Self.contentType(of: name)
-        if request.method == .HEAD {
-            headers[HTTPHeader("Content-Length")] = "\(data.count)"
-            return HTTPResponse(statusCode: .ok, headers: headers)
-        }
-        let body = ThrottledBody(data: data, bytesPerSecond: rate)
-        return HTTPResponse(statusCode: .ok, headers: headers,
-                            body: HTTPBodySequence(from: body, count: data.count, suggestedBufferSize: ThrottledBody.chunkSize))
-    }
-
-    static func contentType(of name: String) -> String {
-        switch (name as NSString).pathExtension.lowercased() {
-        case "jpg", "jpeg": return "image/jpeg"
-        case "png": return "image/png"
-        case "gif": return "image/gif"
-        case "webp": return "image/webp"
-        default: return "application/octet-stream"
-        }
-    }
-
-    static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
+        return ImageFileResponse.make(for: request, file: directory.appendingPathComponent(name), bytesPerSecond: rate)
     }
 }
 

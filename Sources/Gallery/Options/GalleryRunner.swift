@@ -11,6 +11,7 @@ public enum GalleryRunner {
     public static func run(_ options: GalleryOptions, components: GalleryComponents? = nil,
                            stdout: (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) },
                            stderr: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) -> Int32 {
+        HeapTuning.apply()
         let components = components ?? .live(options)
         let environment = ProcessInfo.processInfo.environment
         if options.probe {

@@ -4,6 +4,8 @@ public struct GalleryStats: Sendable {
     public var frames: Int
     /// Keys handled.
     public var keys: Int
+    /// Median key-to-frame time in milliseconds.
+    public var keyToFrameP50: Double?
     /// 95th percentile key-to-frame time in milliseconds.
     public var keyToFrameP95: Double?
     /// Status counters at exit.
@@ -15,6 +17,7 @@ public struct GalleryStats: Sendable {
     public init(app: GalleryApp, started: Double) {
         frames = app.framesPresented
         keys = app.keyLatencies.count
+        keyToFrameP50 = GalleryStats.percentile(app.keyLatencies, 0.50)
         keyToFrameP95 = GalleryStats.percentile(app.keyLatencies, 0.95)
         status = app.status
         seconds = GalleryApp.now() - started
@@ -30,13 +33,16 @@ public struct GalleryStats: Sendable {
 
     /// Lines of "name value".
     public var report: String {
-        let p95 = keyToFrameP95.map { String(Int(($0 * 10).rounded()) / 10) + "." + String(Int(($0 * 10).rounded()) % 10) + " ms" } ?? "-"
+        func milliseconds(_ value: Double?) -> String {
+            value.map { String(Int(($0 * 10).rounded()) / 10) + "." + String(Int(($0 * 10).rounded()) % 10) + " ms" } ?? "-"
+        }
         return [
             "sdgallery stats",
             "  run time          \(Int(seconds.rounded())) s",
             "  frames            \(frames)",
             "  keys              \(keys)",
-            "  key-to-frame p95  \(p95)",
+            "  key-to-frame p50  \(milliseconds(keyToFrameP50))",
+            "  key-to-frame p95  \(milliseconds(keyToFrameP95))",
             "  bytes received    \(GalleryItem.formatBytes(status.bytesReceived))",
             "  cache hits        \(status.cacheHits)",
             "  failures          \(status.failures)",

@@ -79,7 +79,10 @@ extension ImageDownloadOperation {
         return decoder
     }
 
-    /// Network thread: the transfer ended. Free the slot now; decode and deliver on the lane.
+    /// Network thread: the transfer ended; decode and deliver on the lane. The slot is freed once
+    /// the final decode is done, not now: a finished body waiting for a decode lane holds its bytes
+    /// (megabytes for a photo), and freeing the slot at once let fast transfers pile up finished
+    /// bodies faster than the lanes decode them (hundreds of MB over loopback).
     func didComplete(_ result: Result<DownloadResponse, DownloadError>) {
         let outcome = state.withLock { state -> (data: Data, rest: Data, incremental: Bool)? in
             guard state.phase == .running else { return nil }
@@ -91,11 +94,11 @@ extension ImageDownloadOperation {
         guard let outcome else { return }
         setup.events.post(.stopped(url))
         if case .success = result { setup.events.post(.finished(url)) }
-        setup.onFinish(self)
         lane.async { [self] in finish(result, data: outcome.data, rest: outcome.rest, incremental: outcome.incremental) }
     }
 
-    /// Lane: final decode (once per distinct decode options) and the last callback of each handler.
+    /// Lane: final decode (once per distinct decode options), then the slot is freed (so bodies
+    /// cannot pile up waiting for the decoders), then the last callback of each handler.
     /// `incremental`: the incremental decoder has every byte but `rest` (else decode `data` in one shot).
     private func finish(_ result: Result<DownloadResponse, DownloadError>, data: Data, rest: Data, incremental: Bool) {
         let handlers = currentHandlers
@@ -103,7 +106,12 @@ extension ImageDownloadOperation {
         switch result {
         case .failure(let error):
             decoderBox.decoder = nil
+            setup.onFinish(self)
             for handler in handlers { deliver(to: handler.id) { handler.completion(.failure(error)) } }
+        case .success where handlers.isEmpty:
+            // Every handler left while the body waited for the lane: nobody wants the image.
+            decoderBox.decoder = nil
+            setup.onFinish(self)
         case .success(let response):
             var decoded: [DecodeOptions: Result<Image, DecodeError>] = [:]
             let primary = setup.context.decodeOptions
@@ -115,15 +123,12 @@ extension ImageDownloadOperation {
                 }
                 decoderBox.decoder = nil
             }
+            for handler in handlers where decoded[handler.decodeOptions] == nil {
+                decoded[handler.decodeOptions] = ImageDecoding.typed { try setup.decoding.decode(data, handler.decodeOptions) }
+            }
+            setup.onFinish(self)
             for handler in handlers {
-                let options = handler.decodeOptions
-                let image: Result<Image, DecodeError>
-                if let done = decoded[options] {
-                    image = done
-                } else {
-                    image = ImageDecoding.typed { try setup.decoding.decode(data, options) }
-                    decoded[options] = image
-                }
+                let image = decoded[handler.decodeOptions] ?? .failure(.empty)
                 let delivery: Result<DownloadResult, DownloadError> = image
                     .map { DownloadResult(url: url, image: $0, data: data, response: response, isFinished: true) }
                     .mapError { .decodeFailed(url: url, reason: $0) }

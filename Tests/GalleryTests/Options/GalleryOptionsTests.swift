@@ -35,6 +35,29 @@ import Testing
         #expect(GalleryStats.percentile([], 0.95) == nil)
         #expect(GalleryStats.percentile([5], 0.95) == 5)
         #expect(GalleryStats.percentile((1...100).map(Double.init), 0.95) == 95)
+        #expect(GalleryStats.percentile((1...100).map(Double.init), 0.50) == 50)
+    }
+
+    @Test func heapTuningFixesTheMmapThreshold() {
+        #if canImport(Glibc)
+        #expect(HeapTuning.apply())
+        #expect(HeapTuning.mmapThreshold == 1 << 20)
+        #endif
+    }
+
+    @Test func statsReportHasTheKeyToFrameMedianAndP95() async throws {
+        let harness = try AppHarness(count: 40)
+        harness.type("llj")
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count >= 18 })
+        harness.type("q")
+        #expect(await harness.finish())
+        let stats = GalleryStats(app: harness.app, started: GalleryApp.now())
+        #expect(stats.keys >= 1)  // one per read of the keyboard: "llj" may arrive in one read
+        let p50 = try #require(stats.keyToFrameP50), p95 = try #require(stats.keyToFrameP95)
+        #expect(p50 <= p95)
+        let lines = stats.report.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("  key-to-frame p50  ") && $0.hasSuffix(" ms") })
+        #expect(lines.contains { $0.hasPrefix("  key-to-frame p95  ") && $0.hasSuffix(" ms") })
     }
 
     @Test func plainContactSheetHasCaptionsAndNoEscapes() throws {

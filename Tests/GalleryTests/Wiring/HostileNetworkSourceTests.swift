@@ -1,7 +1,7 @@
 import Foundation
 import ImageCodecs
 import SafeText
-import Synchronization
+import Locking
 import Testing
 import TestSupport
 import WebImage
@@ -207,7 +207,7 @@ import WebImage
         }
         var sources: [Double: ManagerImageSource] = [:]
         for timeout in Set(timeouts) { sources[timeout] = source(timeout: timeout) }
-        let outcomes = Mutex<[String: Outcome]>([:])
+        let outcomes = Locked<[String: Outcome]>([:])
         let start = ContinuousClock.now
         for (index, url) in urls.enumerated() {
             let name = names[index]

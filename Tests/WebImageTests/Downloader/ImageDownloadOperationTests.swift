@@ -1,6 +1,6 @@
 import Foundation
 import ImageCodecs
-import Synchronization
+import Locking
 import Testing
 import TestSupport
 @testable import WebImage
@@ -209,7 +209,7 @@ struct ImageDownloadOperationTests {
 
 /// Bytes handed to incremental decoders, across threads.
 final class FedBytes: Sendable {
-    private let total = Mutex(0)
+    private let total = Locked(0)
     func add(_ count: Int) { total.withLock { $0 += count } }
     var count: Int { total.withLock { $0 } }
 }

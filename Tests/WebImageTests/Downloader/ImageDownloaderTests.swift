@@ -155,6 +155,35 @@ struct ImageDownloaderTests {
         await server.stop()
     }
 
+    @Test("a finished transfer keeps its slot until its decode is done: bodies cannot pile up before the decoders")
+    func slotHeldUntilDecoded() async throws {
+        let server = try await LoopbackServer.start()
+        for i in 0..<2 { server.route("/d\(i)", .ok(DownloaderTestKit.fakeImageBytes(4096, seed: UInt8(i)), contentType: "image/fake")) }
+        var config = DownloaderTestKit.config(maxConcurrent: 1)
+        let decodes = CallbackRecorder<String>()
+        config.decoding = ImageDecoding(
+            decode: { data, options in
+                decodes.record("start")
+                Thread.sleep(forTimeInterval: 0.4)
+                decodes.record("end")
+                return try DownloaderTestKit.fakeDecoding.decode(data, options)
+            },
+            makeIncrementalDecoder: DownloaderTestKit.fakeDecoding.makeIncrementalDecoder)
+        let downloader = ImageDownloader(config: config)
+        let recorder = ResultRecorder()
+        for i in 0..<2 { downloader.downloadImage(with: server.url("/d\(i)")) { recorder.record($0) } }
+        #expect(await decodes.wait(count: 1))
+        // The first body is decoding: its slot is still taken, so the second request waits.
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(server.requests.count == 1)
+        #expect(downloader.currentDownloadCount == 1)
+        #expect(await recorder.wait(count: 2))
+        #expect(server.requests.count == 2)
+        #expect(decodes.all == ["start", "end", "start", "end"])
+        #expect(downloader.currentDownloadCount == 0)
+        await server.stop()
+    }
+
     @Test("cancelAllDownloads: running and queued handlers get .cancelled, transfers stop")
     func cancelAll() async throws {
         let server = try await LoopbackServer.start()

@@ -1,0 +1,52 @@
+import FlyingFox
+import Foundation
+
+/// The response that serves one image file: `ETag` and `Last-Modified` validators (a matching
+/// `If-None-Match` gets 304), `Content-Type` from the extension, HEAD, and a `ThrottledBody` with a
+/// Content-Length. Shared by the demo server and `sdgallery-bench serve`.
+public enum ImageFileResponse {
+    /// The response to `request` (GET or HEAD) for `file`, or 404 when it cannot be read. The body
+    /// goes at `bytesPerSecond` (0: unthrottled); `cutAfter` and `observer` are `ThrottledBody`'s.
+    public static func make(for request: HTTPRequest, file: URL, bytesPerSecond: Int,
+                            cutAfter: Int? = nil, observer: (any ThrottledBodyObserver)? = nil) -> HTTPResponse {
+        guard let data = try? Data(contentsOf: file) else { return HTTPResponse(statusCode: .notFound) }
+        let modified = (try? FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date) ?? Date(timeIntervalSince1970: 0)
+        let etag = "\"\(data.count)-\(Int(modified.timeIntervalSince1970))\""
+        var headers: HTTPHeaders = [
+            HTTPHeader("ETag"): etag,
+            HTTPHeader("Last-Modified"): httpDate(modified),
+            HTTPHeader("Cache-Control"): "no-cache",
+        ]
+        if request.headers[HTTPHeader("If-None-Match")] == etag {
+            return HTTPResponse(statusCode: .notModified, headers: headers)
+        }
+        headers[HTTPHeader("Content-Type")] = contentType(of: file.lastPathComponent)
+        if request.method == .HEAD {
+            headers[HTTPHeader("Content-Length")] = "\(data.count)"
+            return HTTPResponse(statusCode: .ok, headers: headers)
+        }
+        let body = ThrottledBody(data: data, bytesPerSecond: bytesPerSecond, cutAfter: cutAfter, observer: observer)
+        return HTTPResponse(statusCode: .ok, headers: headers,
+                            body: HTTPBodySequence(from: body, count: data.count, suggestedBufferSize: body.suggestedBufferSize))
+    }
+
+    /// The MIME type for a file name's extension.
+    public static func contentType(of name: String) -> String {
+        switch (name as NSString).pathExtension.lowercased() {
+        case "jpg", "jpeg": return "image/jpeg"
+        case "png": return "image/png"
+        case "gif": return "image/gif"
+        case "webp": return "image/webp"
+        default: return "application/octet-stream"
+        }
+    }
+
+    /// An HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`).
+    public static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+}
