@@ -72,7 +72,8 @@ enum SuiteCommand {
             ("memory", memory),
             ("kernel", firstLine("/bin/uname", ["-sr"])),
             ("load average at start (1, 5, 15 min)", load),
-            ("timg", firstLine("/usr/bin/timg", ["--version"])),
+            // timg prints its version on standard error.
+            ("timg", firstLine("/bin/sh", ["-c", "/usr/bin/timg --version 2>&1"])),
             ("chafa", firstLine("/usr/bin/chafa", ["--version"])),
             ("tmux", firstLine("/usr/bin/tmux", ["-V"])),
             ("libjpeg-turbo", firstLine("/usr/bin/dpkg-query", ["-W", "-f", "${Version}", "libjpeg62-turbo"])),

@@ -18,6 +18,10 @@ public struct ContactSheet: Sendable {
     /// What draws each image (default: half blocks in `depth`).
     public var painter: CellPainter?
 
+    /// How many entries load ahead of the row being written (at least two rows' worth). The
+    /// downloader's concurrency limit and the decode queues bound the real parallelism.
+    public var lookahead = 16
+
     /// Creates a sheet.
     public init(width: Int, columns: Int? = nil, cellPixels: PixelSize = PixelSize(width: 8, height: 16), depth: ColorChoice?) {
         self.width = max(1, width)
@@ -26,8 +30,9 @@ public struct ContactSheet: Sendable {
         self.depth = depth
     }
 
-    /// Loads, paints and writes every entry, one grid row at a time (a row's images decode in
-    /// parallel). Returns the number of entries that failed.
+    /// Loads, paints and writes every entry, a grid row at a time, in order. Loads run ahead of the
+    /// writing by `lookahead` entries (at least two rows), so the network and both cores stay busy
+    /// while a row waits for its slowest image. Returns the number of entries that failed.
     @discardableResult
     public func render(_ entries: [URLListEntry],
                        load: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>,
@@ -38,9 +43,11 @@ public struct ContactSheet: Sendable {
         let painter = self.painter ?? RendererPainter(renderer: HalfBlockRenderer(colorDepth: (depth ?? .truecolor).depth))
         var failures = 0
         var start = 0
+        let loads = PendingLoads(entries, target: depth == nil ? nil : target, load: load,
+                                 lookahead: max(lookahead, 2 * layout.columns))
         while start < entries.count {
             let row = Array(entries[start..<min(entries.count, start + layout.columns)])
-            let results = ContactSheet.loadAll(row, target: depth == nil ? nil : target, load: load)
+            let results = (start..<start + row.count).map { loads.result(at: $0) }
             var items: [GalleryItem] = []
             var pictures: [PaintedImage?] = []
             for (entry, result) in zip(row, results) {
@@ -98,22 +105,52 @@ public struct ContactSheet: Sendable {
         return out
     }
 
-    /// Loads entries in parallel with `load`.
+    /// Loads entries in parallel with `load` (all at once).
     static func loadAll(_ entries: [URLListEntry], target: PixelSize?,
                         load: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>) -> [Result<(Image, ImageDetails), LoadFailure>] {
-        // One thread per entry of the row, not GCD workers: `load` blocks until the image arrives, and
-        // the loaders themselves need GCD's few workers (about one per core here) to get it there.
-        let results = ResultBox(count: entries.count)
-        let group = DispatchGroup()
-        for index in entries.indices {
-            group.enter()
-            Thread {
-                results.set(index, load(entries[index], target))
-                group.leave()
-            }.start()
+        let loads = PendingLoads(entries, target: target, load: load, lookahead: entries.count)
+        return entries.indices.map { loads.result(at: $0) }
+    }
+}
+
+/// Loads of a list's entries started ahead of their use, `lookahead` at a time.
+///
+/// One thread per running load, not GCD workers: `load` blocks until the image arrives, and the
+/// loaders themselves need GCD's few workers (about one per core here) to get it there.
+final class PendingLoads: @unchecked Sendable {
+    private let entries: [URLListEntry]
+    private let target: PixelSize?
+    private let load: @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>
+    private let lookahead: Int
+    private let results: ResultBox
+    private let finished: [DispatchSemaphore]
+    private var started = 0  // only touched by the caller's thread
+
+    init(_ entries: [URLListEntry], target: PixelSize?, load: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>,
+         lookahead: Int) {
+        self.entries = entries
+        self.target = target
+        self.load = load
+        self.lookahead = max(1, lookahead)
+        results = ResultBox(count: entries.count)
+        finished = entries.map { _ in DispatchSemaphore(value: 0) }
+    }
+
+    /// Waits for entry `index` (starting it, and the ones after it within the lookahead, if needed).
+    func result(at index: Int) -> Result<(Image, ImageDetails), LoadFailure> {
+        while started < min(entries.count, index + lookahead) { start(started); started += 1 }
+        finished[index].wait()
+        return results.value(at: index)
+    }
+
+    private func start(_ index: Int) {
+        let (entry, target, load, results, done) = (entries[index], target, load, results, finished[index])
+        let thread = Thread {
+            results.set(index, load(entry, target))
+            done.signal()
         }
-        group.wait()
-        return results.values
+        thread.name = "sdgallery.sheet.load"
+        thread.start()
     }
 }
 
@@ -128,6 +165,12 @@ final class ResultBox: @unchecked Sendable {
         lock.lock()
         storage[index] = value
         lock.unlock()
+    }
+
+    func value(at index: Int) -> Result<(Image, ImageDetails), LoadFailure> {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage[index]
     }
 
     var values: [Result<(Image, ImageDetails), LoadFailure>] {
