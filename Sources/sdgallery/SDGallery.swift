@@ -61,7 +61,7 @@ struct SDGallery: ParsableCommand {
     @Flag(name: .customLong("no-disk-cache"), help: "Keep images in memory only.")
     var noDiskCache = false
 
-    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory cache limit in MB.", valueName: "MB"))
+    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory cache limit in MB (default 96).", valueName: "MB"))
     var memoryLimit: Int?
 
     @Option(name: .customLong("disk-limit"), help: ArgumentHelp("Disk cache limit in MB.", valueName: "MB"))
