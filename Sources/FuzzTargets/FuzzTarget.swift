@@ -40,7 +40,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// One line on what the target exercises.
     public var summary: String {
         switch self {
-        case .jpeg, .png, .gif, .webp: return "\(rawValue.uppercased()) bytes: sniff, full decode, boxed decode, incremental feed"
+        case .jpeg: return "JPEG bytes: sniff, full decode, boxed decode, incremental feed"
+        case .png: return "PNG bytes: sniff, full decode, boxed decode, incremental feed"
+        case .gif: return "GIF bytes: sniff, full decode, boxed decode, incremental feed"
+        case .webp: return "WebP bytes: sniff, full decode, boxed decode, incremental feed"
         case .sniffAny: return "any bytes: sniff, then the generic decode paths"
         case .urllist: return "URL-list text: URLList.parse"
         case .probe: return "terminal reply bytes: ProbeReplyParser.parse + capability resolution"
