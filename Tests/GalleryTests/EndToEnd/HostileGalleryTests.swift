@@ -158,7 +158,9 @@ struct HostileGalleryTests {
         #expect(server.requests(to: "/endless").allSatisfy { $0.bytesSent < 96 << 20 })
         let directory = dir.path
         let peak = try await Blocking.run { Self.peakResidentBytes(ofProcessIn: directory) }
-        #expect(peak != nil && peak! < 512 << 20, "gallery peak RSS \(peak.map { $0 >> 20 } ?? -1) MB")
+        // Under AddressSanitizer (make test-asan) its quarantine keeps freed memory: the bound is for
+        // the real binary.
+        #expect(peak != nil && (Sanitizers.address || peak! < 512 << 20), "gallery peak RSS \(peak.map { $0 >> 20 } ?? -1) MB")
         if ProcessInfo.processInfo.environment["SDG_HOSTILE_REPORT"] != nil {
             print("HOSTILE e2e: gallery peak RSS \((peak ?? 0) >> 20) MB; endless sent \(server.requests(to: "/endless").map(\.bytesSent))")
         }

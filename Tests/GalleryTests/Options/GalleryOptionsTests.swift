@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import Testing
+import TestSupport
 @testable import Gallery
 
 @Suite struct GalleryOptionsTests {
@@ -38,7 +39,8 @@ import Testing
         #expect(GalleryStats.percentile((1...100).map(Double.init), 0.50) == 50)
     }
 
-    @Test func heapTuningFixesTheMmapThreshold() {
+    @Test(.disabled(if: Sanitizers.address, "AddressSanitizer intercepts mallopt"))
+    func heapTuningFixesTheMmapThreshold() {
         #if canImport(Glibc)
         #expect(HeapTuning.apply())
         #expect(HeapTuning.mmapThreshold == 1 << 20)
