@@ -28,16 +28,10 @@ struct HostileGalleryTests {
         var slow = StubResponse.ok(png, contentType: "image/png")
         slow.bytesPerSecond = 1_000
         slow.chunkSize = 500
-        var reset = StubResponse.ok(png, contentType: "image/png")
-        reset.fault = .resetAfter(bytes: 3000)
-        var short = StubResponse.ok(png, contentType: "image/png")
-        short.fault = .cutAfter(bytes: 3000)
-        var huge = StubResponse.ok(Data(repeating: 0x41, count: 1000), contentType: "image/png")
-        huge.announcedLength = 10 << 30
-        var endless = StubResponse.ok(Data(), contentType: "image/png")
-        endless.fault = .endless
-        endless.chunkSize = 256 * 1024
-        endless.stallLimit = .seconds(30)
+        let reset = HostileStubs.reset(png)
+        let short = HostileStubs.short(png)
+        let huge = HostileStubs.huge()
+        let endless = HostileStubs.endless(chunkSize: 256 * 1024, stallLimit: .seconds(30))
         var fileRedirect = StubResponse.redirect(to: "file:///etc/passwd")
         fileRedirect.body = Data("<html>\(payload)</html>".utf8)
         var page = StubResponse(status: 200, headers: ["Content-Type": "text/html; charset=\(payload)"],

@@ -63,16 +63,10 @@ import WebImage
     static let png = TestPNG.solid(width: 120, height: 80, rgba: (200, 30, 30, 255))  // 38 KB, stored deflate
 
     static var cases: [Case] {
-        var reset = StubResponse.ok(png, contentType: "image/png")
-        reset.fault = .resetAfter(bytes: 3000)
-        var short = StubResponse.ok(png, contentType: "image/png")
-        short.fault = .cutAfter(bytes: 3000)
-        var huge = StubResponse.ok(Data(repeating: 0x41, count: 1000), contentType: "image/png")
-        huge.announcedLength = 10 << 30
-        var endless = StubResponse.ok(Data(), contentType: "image/png")
-        endless.fault = .endless
-        endless.chunkSize = 64 * 1024
-        endless.stallLimit = .seconds(8)
+        let reset = HostileStubs.reset(png)
+        let short = HostileStubs.short(png)
+        let huge = HostileStubs.huge()
+        let endless = HostileStubs.endless(chunkSize: 64 * 1024, stallLimit: .seconds(8))
         var bomb = StubResponse(status: 200, headers: ["Content-Type": "image/png", "Content-Encoding": "gzip"],
                                 body: TestGzip.zeros(count: 8 << 20))  // 4× the cap, in 52 KB
         bomb.chunkSize = 16 * 1024
