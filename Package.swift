@@ -34,18 +34,24 @@ let package = Package(
         .target(name: "CGIF", linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
         .target(name: "CSixel", linkerSettings: [.linkedLibrary("sixel")]),
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
         .target(name: "CLibFuzzer"),
 
         // MARK: Swift modules
         .target(name: "Locking", swiftSettings: strict),
         .target(name: "SafeText", swiftSettings: strict),
+        .target(name: "Zlib", dependencies: ["CZlib"], swiftSettings: strict),
         .target(name: "ImageCodecs", dependencies: ["Locking", "CJPEG", "CPNG", "CGIF", "CWebP"], swiftSettings: strict),
         .target(
             name: "WebImage",
-            dependencies: ["ImageCodecs", "Locking", "SafeText", "CCurl", .product(name: "Collections", package: "swift-collections")],
+            dependencies: [
+                "ImageCodecs", "Locking", "SafeText", "Zlib", "CCurl", "CCrypto",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strict
         ),
-        .target(name: "TerminalGraphics", dependencies: ["ImageCodecs", "Locking", "SafeText", "CSixel"], swiftSettings: strict),
+        .target(name: "TerminalGraphics", dependencies: ["ImageCodecs", "Locking", "SafeText", "Zlib", "CSixel"], swiftSettings: strict),
         .target(
             name: "Gallery",
             dependencies: [
@@ -61,7 +67,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "sdgallery-bench",
-            dependencies: ["ImageCodecs", "Locking", "WebImage", "TerminalGraphics", "Gallery", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: ["ImageCodecs", "Locking", "WebImage", "TerminalGraphics", "Gallery", "Zlib", .product(name: "FlyingFox", package: "FlyingFox")],
             swiftSettings: strict
         ),
         // Fuzz targets (scripts/fuzz builds sdgallery-fuzz with -sanitize=fuzzer,address; any other
@@ -73,7 +79,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "Locking",
+                "Locking", "Zlib",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ],
@@ -81,12 +87,13 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"], swiftSettings: strict),
+        .testTarget(name: "ZlibTests", dependencies: ["Zlib"], swiftSettings: strict),
         .testTarget(name: "TestSupportTests", dependencies: ["Locking", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Locking", "TestSupport"], swiftSettings: strict),
         // Every module a test target imports is listed: one imported only transitively is not tracked,
         // so a change to its types' layout can leave the tests' objects stale (and crashing).
-        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "ImageCodecs", "Locking", "SafeText", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "ImageCodecs", "Locking", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "ImageCodecs", "Locking", "SafeText", "Zlib", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "ImageCodecs", "Locking", "Zlib", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "GalleryTests",
             dependencies: ["Gallery", "WebImage", "TerminalGraphics", "ImageCodecs", "Locking", "SafeText", "CNcurses", "TestSupport"],

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Zlib
 import ImageCodecs
 import WebImage
 
@@ -52,7 +53,7 @@ enum CacheBench {
         let mb = String(format: "%.1f MB", Double(original.count) / 1e6)
         let readFile = timings(30) { _ in _ = FileHandle(forReadingAtPath: jpeg.path).flatMap { try? $0.readToEnd() } }
         let readEntry = timings(30) { _ in _ = disk.entry(forKey: key.diskKey) }
-        let crc = timings(30) { _ in _ = original.withUnsafeBytes { CRC32.update(0, $0) } }
+        let crc = timings(30) { _ in _ = original.withUnsafeBytes { Zlib.crc32(0, $0) } }
         var stub = config
         stub.directory = dir
         stub.storeDecodedThumbnails = false

@@ -1,4 +1,5 @@
 import Foundation
+import Zlib
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -80,8 +81,8 @@ extension DiskCache {
         let complete = try meta.withUnsafeMutableBytes { try POSIXFile.readExactly(fd, into: $0, at: DiskEntryFormat.headerSize, path: file) }
             && data.withUnsafeMutableBytes { try POSIXFile.readExactly(fd, into: $0, at: DiskEntryFormat.headerSize + metaLength, path: file) }
         guard complete else { throw DiskEntryFormat.Invalid(reason: "truncated while reading") }
-        var actual = meta.withUnsafeBytes { CRC32.update(0, $0) }
-        actual = data.withUnsafeBytes { CRC32.update(actual, $0) }
+        var actual = meta.withUnsafeBytes { Zlib.crc32(0, $0) }
+        actual = data.withUnsafeBytes { Zlib.crc32(actual, $0) }
         guard actual == crc else { throw DiskEntryFormat.Invalid(reason: "checksum mismatch") }
         let m = try DiskEntryFormat.parseMetadata(meta)
         return DiskCacheEntry(key: m.key, data: data, validators: m.validators, contentType: m.contentType, storedAt: m.storedAt, lastAccess: st.modified)

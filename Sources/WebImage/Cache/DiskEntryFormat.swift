@@ -1,4 +1,5 @@
 import Foundation
+import Zlib
 
 /// The on-disk layout of one entry, in a single file so that one `rename` publishes bytes and
 /// metadata together:
@@ -46,8 +47,8 @@ enum DiskEntryFormat {
             }
         }
         append(&m, meta.storedAt.timeIntervalSince1970.bitPattern)
-        var crc = m.withUnsafeBytes { CRC32.update(0, $0) }
-        crc = data.withUnsafeBytes { CRC32.update(crc, $0) }
+        var crc = m.withUnsafeBytes { Zlib.crc32(0, $0) }
+        crc = data.withUnsafeBytes { Zlib.crc32(crc, $0) }
         var out = magic
         append(&out, version)
         append(&out, UInt16(0))
