@@ -36,6 +36,7 @@ let package = Package(
         .target(name: "CSixel", linkerSettings: [.linkedLibrary("sixel")]),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "CSystem"),
         .target(name: "CLibFuzzer"),
 
         // MARK: Swift modules
@@ -55,7 +56,7 @@ let package = Package(
         .target(
             name: "Gallery",
             dependencies: [
-                "WebImage", "TerminalGraphics", "Locking", "SafeText", "CNcurses",
+                "WebImage", "TerminalGraphics", "Locking", "SafeText", "CNcurses", "CSystem",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             swiftSettings: strict

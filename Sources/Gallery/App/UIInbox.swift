@@ -1,8 +1,10 @@
 import Foundation
+import CSystem
 import Locking
 
-/// The UI thread's mailbox: any thread posts events; each post writes one byte to a wake pipe, which
-/// the frame loop polls together with stdin, so the UI thread sleeps until there is something to do.
+/// The UI thread's mailbox: any thread posts events; the post that finds the queue empty writes one
+/// byte to a wake pipe, which the frame loop polls together with stdin, so the UI thread sleeps until
+/// there is something to do (one system call per batch of events, not per event).
 ///
 /// ```swift
 /// let inbox = try UIInbox<GalleryEvent>()
@@ -21,11 +23,8 @@ public final class UIInbox<Event: Sendable>: Sendable {
     /// Creates the inbox and its non-blocking wake pipe.
     public init() throws(InboxError) {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw InboxError(errno: errno) }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        }
+        // Close-on-exec from the start (pipe2): a child started by another thread never inherits it.
+        guard sdg_sys_pipe_cloexec_nonblock(&fds) == 0 else { throw InboxError(errno: errno) }
         wakeDescriptor = fds[0]
         wakeWriteDescriptor = fds[1]
     }
@@ -51,8 +50,14 @@ public final class UIInbox<Event: Sendable>: Sendable {
     /// Queues `event` and wakes the UI thread. Safe from any thread; never blocks (a full pipe
     /// already guarantees a wake-up).
     public func post(_ event: Event) {
-        queue.withLock { $0.append(event) }
-        wake()
+        // Only the event that makes the queue non-empty needs a wake-up: `drain` reads the pipe before
+        // it takes the queue, so an event added while the queue was non-empty is taken by the drain
+        // that the first event's byte causes.
+        let wasEmpty = queue.withLock { events in
+            events.append(event)
+            return events.count == 1
+        }
+        if wasEmpty { wake() }
     }
 
     /// Wakes the UI thread without an event.
@@ -74,7 +79,7 @@ public final class UIInbox<Event: Sendable>: Sendable {
 
 /// The wake pipe could not be created.
 public struct InboxError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The `errno` of `pipe()`.
+    /// The `errno` of `pipe2()`.
     public var errno: Int32
     /// "cannot create the wake pipe (errno N)".
     public var description: String { "cannot create the wake pipe (errno \(errno))" }

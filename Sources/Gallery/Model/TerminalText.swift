@@ -1,3 +1,4 @@
+import CSystem
 import SafeText
 
 /// Where text from outside (list files, URLs, titles, network error messages) is made safe (through
@@ -21,24 +22,15 @@ public enum TerminalText {
     /// Whether `scalar` must never reach the terminal (the one definition, in `SafeText`).
     public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool { UntrustedText.isUnsafe(scalar) }
 
-    /// How many terminal columns `scalar` occupies: 0 for combining marks and zero-width characters,
-    /// 2 for East Asian wide/fullwidth characters and emoji presentation, else 1.
+    /// How many terminal columns `scalar` occupies, as glibc's `wcwidth` (what ncursesw itself uses
+    /// to place characters) says under a UTF-8 character type: 0 for combining marks and zero-width
+    /// characters, 2 for East Asian wide/fullwidth characters and emoji, else 1. Characters that must
+    /// never reach the terminal count 0 (they are stripped); others `wcwidth` does not know count 1.
     public static func width(of scalar: Unicode.Scalar) -> Int {
-        let v = scalar.value
+        if scalar.value < 0x7F { return scalar.value < 0x20 ? 0 : 1 }
         if isUnsafe(scalar) { return 0 }
-        switch scalar.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format: return 0
-        default: break
-        }
-        if v == 0x200B || (0xFE00...0xFE0F).contains(v) { return 0 }
-        if scalar.properties.isEmojiPresentation { return 2 }
-        if (0x1100...0x115F).contains(v) || (0x2E80...0x303E).contains(v) || (0x3041...0x33FF).contains(v)
-            || (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xA000...0xA4CF).contains(v)
-            || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v)
-            || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v) || (0x20000...0x3FFFD).contains(v) {
-            return 2
-        }
-        return 1
+        let columns = Int(sdg_sys_wcwidth_utf8(scalar.value))
+        return columns < 0 ? 1 : columns
     }
 
     /// Display width of a (sanitized) string in columns.

@@ -44,4 +44,18 @@ import Testing
         #expect(other.wait(timeout: .now() + 5) == .success)
         #expect(seen.withLock { $0 } == false)
     }
+
+    @Test func aBatchOfPostsCostsOneWakeByteAndThePipeIsCloseOnExec() throws {
+        let inbox = try UIInbox<Int>()
+        for i in 0..<1000 { inbox.post(i) }
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        #expect(read(inbox.wakeDescriptor, &buffer, buffer.count) == 1)
+        #expect(inbox.drain().count == 1000)
+        inbox.post(1)
+        #expect(read(inbox.wakeDescriptor, &buffer, buffer.count) == 1)  // the next batch wakes again
+        for fd in [inbox.wakeDescriptor, inbox.wakeWriteDescriptor] {
+            #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
+            #expect(fcntl(fd, F_GETFL) & O_NONBLOCK != 0)
+        }
+    }
 }

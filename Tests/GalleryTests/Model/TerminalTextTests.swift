@@ -15,6 +15,10 @@ import Testing
         #expect(TerminalText.width(of: "日本") == 4)
         #expect(TerminalText.width(of: "e\u{301}") == 1)
         #expect(TerminalText.width(of: "🙂") == 2)
+        // glibc's wcwidth, as ncursesw places them: Hangul jamo vowels join (0), fullwidth forms are 2.
+        #expect(TerminalText.width(of: "\u{1100}\u{1161}") == 2)
+        #expect(TerminalText.width(of: "ＡＢ") == 4)
+        #expect(TerminalText.width(of: "a\u{200B}b") == 2)
         #expect(TerminalText.fit("abcdef", width: 4) == "abc…")
         #expect(TerminalText.fit("日本語", width: 4) == "日…")
         #expect(TerminalText.fit("abc", width: 0) == "")
