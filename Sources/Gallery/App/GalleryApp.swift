@@ -3,7 +3,7 @@ import ImageCodecs
 
 /// The frame loop: one UI thread owns the model, the screen and the slots. It sleeps in `poll()` on
 /// the input descriptor and the inbox's wake pipe; a key is handled and its frame presented in the
-/// same iteration; load updates arrive through the inbox and are dropped when stale.
+/// same iteration; load updates arrive through the inbox, already checked by the source's slot.
 ///
 /// ```swift
 /// let app = try GalleryApp(model: model, screen: CursesScreen(synchronizedOutput: false),
@@ -108,6 +108,9 @@ public final class GalleryApp {
         }
         if dirty || repaintAll { present() }  // the frame still owed when the quit came
         source.cancelAll()
+        // Events still queued hold closures of loads and status updates (which hold the downloader):
+        // drop them now, so nothing the inbox holds outlives the loop.
+        _ = inbox.drain()
         screen.close()
     }
 
@@ -160,28 +163,32 @@ public final class GalleryApp {
         case .status(let change):
             change(&status)
             dirty = true
-        case .cell(let slot, let generation, let update):
-            guard model.isCurrent(slot: slot, generation: generation), let binding = model.binding(of: slot) else { return }
-            dirty = true
-            switch update {
-            case .progress(let received, let expected):
-                if images[slot] == nil { model.setState(.progress(received: received, expected: expected), of: binding.index) }
-            case .partial(let image):
-                images[slot] = image
-                model.setState(.partial, of: binding.index)
-            case .final(let image, let details):
-                images[slot] = image
-                if details.origin == "memory" || details.origin == "disk" { status.cacheHits += 1 }
-                model.setState(.final, of: binding.index)
-                model.setInfo(of: binding.index, pixelSize: details.pixelSize, byteCount: details.byteCount, format: details.format, origin: details.origin)
-            case .failed(let message):
-                if case .failed = model.items[binding.index].state {} else { status.failures += 1 }
-                model.setState(.failure(message), of: binding.index)
-            case .notModified:
-                model.setState(.final, of: binding.index)
-            }
-            updatePendingCount()
         }
+    }
+
+    /// Applies one load update to the cell bound to `slot`. The source calls this on the UI thread
+    /// only for the slot's current load, so there is no staleness check here.
+    func apply(_ update: CellImageUpdate, to slot: SlotID) {
+        guard let binding = model.binding(of: slot) else { return }
+        dirty = true
+        switch update {
+        case .progress(let received, let expected):
+            if images[slot] == nil { model.setState(.progress(received: received, expected: expected), of: binding.index) }
+        case .partial(let image):
+            images[slot] = image
+            model.setState(.partial, of: binding.index)
+        case .final(let image, let details):
+            images[slot] = image
+            if details.origin == "memory" || details.origin == "disk" { status.cacheHits += 1 }
+            model.setState(.final, of: binding.index)
+            model.setInfo(of: binding.index, pixelSize: details.pixelSize, byteCount: details.byteCount, format: details.format, origin: details.origin)
+        case .failed(let message):
+            if case .failed = model.items[binding.index].state {} else { status.failures += 1 }
+            model.setState(.failure(message), of: binding.index)
+        case .notModified:
+            model.setState(.final, of: binding.index)
+        }
+        updatePendingCount()
     }
 
     /// Hands a model diff to the image source: cancels first, then binds (most important last, so a
@@ -204,11 +211,10 @@ public final class GalleryApp {
 
     func bind(_ binding: SlotBinding, options: CellLoadOptions) {
         guard binding.index < model.count else { return }
-        let inbox = self.inbox
-        let slot = binding.slot, generation = binding.generation
-        if options.contains(.refresh) { source.cancel(slot: slot) }
-        source.bind(slot: slot, item: model.items[binding.index], targetSize: binding.target, options: options.union(loadOptions)) { update in
-            inbox.post(.cell(slot: slot, generation: generation, update: update))
+        let slot = binding.slot
+        // Weak: the source's slot keeps this closure while its load runs, and the app owns the source.
+        source.bind(slot: slot, item: model.items[binding.index], targetSize: binding.target, options: options.union(loadOptions)) { [weak self] update in
+            self?.apply(update, to: slot)
         }
     }
 

@@ -1,11 +1,10 @@
 /// What other threads tell the UI thread, through its `UIInbox`.
 public enum GalleryEvent: Sendable {
-    /// An update for the load bound to (`slot`, `generation`); dropped when the slot was rebound since.
-    case cell(slot: SlotID, generation: UInt64, update: CellImageUpdate)
     /// A change to the status-bar counters (downloader start/stop events, cache hits, bytes).
     case status(@Sendable (inout StatusInfo) -> Void)
-    /// Run `work` on the UI thread (what a `UIExecutor` over the inbox posts: ImageSlot assignments
-    /// and completions).
+    /// Run `work` on the UI thread: what a `UIExecutor` over the inbox posts — an `ImageSlot`'s
+    /// progress and completions, which it drops there when their load was cancelled or replaced, and
+    /// otherwise hands to the cell (the one trip of a load update to the UI thread).
     case work(@Sendable () -> Void)
     /// Stop the frame loop.
     case quit

@@ -47,15 +47,17 @@ public struct CellLoadOptions: OptionSet, Sendable, Hashable {
 }
 
 /// The seam between the gallery and whatever loads images (`ManagerImageSource`: the
-/// ImageManager/ImageSlot binding). Called on the UI thread only. Updates may be delivered
-/// on any thread; the frame loop posts them to its inbox and drops those of a slot that was cancelled
-/// or rebound since (generation check), so an implementation may deliver late without harm.
+/// ImageManager/ImageSlot binding). Called on the UI thread only, and calls back there only.
+///
+/// The source is the one place that decides staleness: after `cancel(slot:)`, or a new `bind` of the
+/// same slot, no update of the earlier load is ever delivered.
 public protocol CellImageSource: AnyObject {
-    /// Starts loading `item` for `slot`, to fit `targetSize`, at high priority (visible). A slot is
-    /// bound to one load at a time: the frame loop always cancels before rebinding.
+    /// Starts loading `item` for `slot`, to fit `targetSize`, at high priority (visible), replacing the
+    /// slot's previous load. `onUpdate` runs on the UI thread (inline for a memory-cache hit), only
+    /// while this load is the slot's current one.
     func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: CellLoadOptions,
-              onUpdate: @escaping @Sendable (CellImageUpdate) -> Void)
-    /// Cancels the slot's load; no further update is needed (any that arrives is dropped).
+              onUpdate: @escaping (CellImageUpdate) -> Void)
+    /// Cancels the slot's load; no update of it follows.
     func cancel(slot: SlotID)
     /// Warms the cache for an item that will soon be visible, at low priority.
     func prefetch(_ request: PrefetchRequest, item: GalleryItem)

@@ -31,8 +31,8 @@ extension GalleryModel {
         case .back, .quit: outcome.quit = true
         case .toggleView: setMode(mode == .grid ? .list : .grid)
         case .toggleHelp: showingHelp = true
-        case .refresh: outcome.refresh = binding(showing: selection).flatMap { rebind($0.slot) }.map { [$0] } ?? []
-        case .refreshVisible: outcome.refresh = bindings.compactMap { rebind($0.slot) }
+        case .refresh: outcome.refresh = binding(showing: selection).map { [$0] } ?? []
+        case .refreshVisible: outcome.refresh = bindings
         case .scroll(let rows): scroll(by: rows)
         case .click(let column, let row):
             if let index = layout.index(atColumn: column, row: row, scrollRow: scrollRow, count: count) { select(index) }
@@ -71,7 +71,7 @@ extension GalleryModel {
         case .end: fullView = max(0, count - 1); select(max(0, count - 1))
         case .toggleHelp: showingHelp = true
         case .refresh, .refreshVisible:
-            outcome.refresh = binding(showing: current).flatMap { rebind($0.slot) }.map { [$0] } ?? []
+            outcome.refresh = binding(showing: current).map { [$0] } ?? []
         case .redraw: outcome.redraw = true
         case .open, .toggleView, .scroll, .click, .doubleClick: outcome.changed = false
         }

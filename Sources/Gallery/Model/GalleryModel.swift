@@ -165,12 +165,6 @@ public struct GalleryModel: Sendable {
     /// The binding showing item `index`, if it is on screen.
     public func binding(showing index: Int) -> SlotBinding? { binder.bindings.values.first { $0.index == index } }
 
-    /// Whether an update for (`slot`, `generation`) is current (else it is stale and must be dropped).
-    public func isCurrent(slot: SlotID, generation: UInt64) -> Bool { binder.isCurrent(slot: slot, generation: generation) }
-
-    /// Gives `slot` a new generation for a refresh of the same item.
-    mutating func rebind(_ slot: SlotID) -> SlotBinding? { binder.rebind(slot) }
-
     /// Sets the cell state of item `index` (ignored when out of range).
     public mutating func setState(_ state: CellState, of index: Int) {
         guard items.indices.contains(index) else { return }

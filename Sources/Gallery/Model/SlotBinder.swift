@@ -7,16 +7,12 @@ public struct SlotBinder: Sendable, Hashable {
     public private(set) var bindings: [SlotID: SlotBinding] = [:]
     /// Current prefetch window.
     public private(set) var prefetching: Set<PrefetchRequest> = []
-    private var nextGeneration: UInt64 = 1
 
     /// Creates an empty binder.
     public init() {}
 
     /// The binding of `slot`, if any.
     public func binding(of slot: SlotID) -> SlotBinding? { bindings[slot] }
-
-    /// Whether an update for (`slot`, `generation`) is still current.
-    public func isCurrent(slot: SlotID, generation: UInt64) -> Bool { bindings[slot]?.generation == generation }
 
     /// Moves to the desired state: `visible` items (in priority order, each at its target size) and the
     /// `prefetch` window. Returns what to cancel, bind and prefetch.
@@ -38,8 +34,7 @@ public struct SlotBinder: Sendable, Hashable {
         for request in visible where !kept.contains(request) {
             kept.insert(request)
             let slot = free.isEmpty ? SlotID((bindings.keys.max()?.rawValue ?? -1) + 1) : free.removeFirst()
-            let binding = SlotBinding(slot: slot, index: request.index, target: request.target, generation: nextGeneration)
-            nextGeneration += 1
+            let binding = SlotBinding(slot: slot, index: request.index, target: request.target)
             bindings[slot] = binding
             diff.binds.append(binding)
         }
@@ -51,15 +46,6 @@ public struct SlotBinder: Sendable, Hashable {
         diff.prefetchCancels = leaving.filter { !wanted.contains($0) }.sorted { $0.index < $1.index }
         prefetching = windowSet
         return diff
-    }
-
-    /// Rebinds `slot` to the same item with a new generation (a refresh), returning the new binding.
-    public mutating func rebind(_ slot: SlotID) -> SlotBinding? {
-        guard var binding = bindings[slot] else { return nil }
-        binding.generation = nextGeneration
-        nextGeneration += 1
-        bindings[slot] = binding
-        return binding
     }
 
     /// Unused slot numbers below the highest in use, lowest first.

@@ -16,8 +16,8 @@ public struct SlotID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var description: String { "slot \(rawValue)" }
 }
 
-/// A slot bound to an item at a target pixel size. The generation changes on every (re)bind, so an
-/// update carrying an older generation is stale and must be dropped.
+/// A slot bound to an item at a target pixel size. Staleness is not decided here: the slot's
+/// `ImageSlot` (in `ManagerImageSource`) drops every completion of a load it cancelled or replaced.
 public struct SlotBinding: Sendable, Hashable {
     /// The slot.
     public var slot: SlotID
@@ -25,8 +25,6 @@ public struct SlotBinding: Sendable, Hashable {
     public var index: Int
     /// The pixel size the image should be decoded to fit.
     public var target: PixelSize
-    /// Bumped on each bind of this slot.
-    public var generation: UInt64
 }
 
 /// A low-priority load to warm the cache for an item that is not on screen yet.

@@ -7,8 +7,9 @@ import WebImage
 /// URL's last handler), prefetches go through an `ImagePrefetcher` at low priority and are joined,
 /// not duplicated, when the cell becomes visible. Local files load through the same manager.
 ///
-/// UI thread only (the `ImageSlot`s are confined to it); updates reach the frame loop through the
-/// inbox executor.
+/// UI thread only (the `ImageSlot`s are confined to it). A load update crosses to the UI thread once:
+/// the manager's callback is posted through the inbox executor, the slot drops it there if the load
+/// was cancelled or replaced (the one staleness check), and hands the rest to the cell's `onUpdate`.
 public final class ManagerImageSource: CellImageSource {
     /// The manager every load goes through.
     public let manager: ImageManager
@@ -38,15 +39,10 @@ public final class ManagerImageSource: CellImageSource {
 
     /// Binds `slot` to `item` at high priority (LIFO in the downloader: the newest screen wins).
     public func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: CellLoadOptions,
-                     onUpdate: @escaping @Sendable (CellImageUpdate) -> Void) {
+                     onUpdate: @escaping (CellImageUpdate) -> Void) {
         let imageSlot = slots[slot] ?? makeSlot(slot)
         cancelAdopted(slot)
-        let url = item.entry.location.url
-        let joined = prefetches.filter { $0.value.url == url && $0.key.target == targetSize }
-        for (request, entry) in joined {
-            prefetches[request] = nil
-            if !entry.token.isDone { adopted[slot, default: []].append(entry.token) }
-        }
+        adoptPrefetches(of: item.entry.location.url, at: targetSize, into: slot)
         var loadOptions = baseOptions.union(.highPriority)
         if options.contains(.progressive) { loadOptions.insert(.progressiveLoad) }
         if options.contains(.refresh) { loadOptions.insert(.refreshCached) }
@@ -74,7 +70,7 @@ public final class ManagerImageSource: CellImageSource {
         }
     }
 
-    /// Cancels the slot's load (stale completions are dropped by the slot's generation).
+    /// Cancels the slot's load: its `ImageSlot` drops every completion of it still on the way.
     public func cancel(slot: SlotID) {
         slots[slot]?.cancelCurrentImageLoad()
         cancelAdopted(slot)
@@ -84,9 +80,25 @@ public final class ManagerImageSource: CellImageSource {
         for token in adopted.removeValue(forKey: slot) ?? [] { token.cancel() }
     }
 
+    /// Prefetch joining: a prefetch of the URL at this size becomes the slot's — the slot's load joins
+    /// its transfer in the downloader (one request), and the prefetch ends when the slot is cancelled.
+    private func adoptPrefetches(of url: URL, at target: PixelSize, into slot: SlotID) {
+        for (request, entry) in prefetches where entry.url == url && request.target == target {
+            prefetches[request] = nil
+            if !entry.token.isDone { adopted[slot, default: []].append(entry.token) }
+        }
+    }
+
+    /// Prefetch pruning: forgets finished prefetches once the table grows past 256 entries, so a long
+    /// scroll does not accumulate them.
+    private func pruneFinishedPrefetches() {
+        if prefetches.count > 256 { prefetches = prefetches.filter { !$0.value.token.isDone } }
+    }
+
     /// Prefetches one item at low priority, to disk (and memory: it is about to be shown).
     public func prefetch(_ request: PrefetchRequest, item: GalleryItem) {
         guard prefetches[request] == nil, !item.entry.location.url.isFileURL else { return }
+        pruneFinishedPrefetches()
         let context = ImageLoadContext(targetSize: request.target, storeInMemory: true)
         prefetches[request] = (item.entry.location.url, prefetcher.prefetchURLs([item.entry.location.url], context: context))
     }
@@ -106,7 +118,6 @@ public final class ManagerImageSource: CellImageSource {
     private func makeSlot(_ id: SlotID) -> ImageSlot {
         let slot = ImageSlot(manager: manager, executor: executor)
         slots[id] = slot
-        if prefetches.count > 256 { prefetches = prefetches.filter { !$0.value.token.isDone } }
         return slot
     }
 

@@ -29,11 +29,9 @@ import Testing
         #expect(Set(diff.prefetchPromoted.map(\.index)) == Set(18..<24))
         #expect(diff.prefetchCancels.isEmpty)
         #expect(diff.prefetchStarts.map(\.index) == Array(36..<42))
-        // Generations of new bindings differ from the old ones: old updates are stale.
-        for cancelled in diff.cancels {
-            #expect(!model.isCurrent(slot: cancelled.slot, generation: cancelled.generation))
-        }
-        for bound in diff.binds { #expect(model.isCurrent(slot: bound.slot, generation: bound.generation)) }
+        // The reused slots now show the new items (the source's slot drops the old loads' updates).
+        for cancelled in diff.cancels { #expect(model.binding(of: cancelled.slot)?.index != cancelled.index) }
+        for bound in diff.binds { #expect(model.binding(of: bound.slot) == bound) }
     }
 
     @Test func pagingAwayCancelsTheWholeScreenAndTheOldPrefetch() {
@@ -104,15 +102,14 @@ import Testing
         #expect(back.prefetchStarts.isEmpty)
     }
 
-    @Test func refreshRebindsTheSelectedSlotWithANewGeneration() {
+    @Test func refreshReloadsTheSelectedSlotOrEveryVisibleOne() {
         var model = makeModel(count: 100)
         let first = model.reconcile()
         let old = first.binds.first { $0.index == 0 }!
         let outcome = model.perform(.refresh)
         #expect(outcome.refresh.count == 1)
         #expect(outcome.refresh[0].slot == old.slot)
-        #expect(outcome.refresh[0].generation != old.generation)
-        #expect(!model.isCurrent(slot: old.slot, generation: old.generation))
+        #expect(outcome.refresh[0] == old)
         #expect(model.perform(.refreshVisible).refresh.count == 18)
     }
 

@@ -1,0 +1,112 @@
+import Foundation
+import ImageCodecs
+import Locking
+import Testing
+import TestSupport
+import WebImage
+@testable import Gallery
+
+/// The one binding path of a cell: `ManagerImageSource` over a real manager, real libcurl and the
+/// loopback server, driven by a UI thread of the test's own (the inbox's owner, as in the frame
+/// loop). The slot's `ImageSlot` is the only place that decides staleness, and an update reaches the
+/// cell in one trip through the inbox.
+@Suite struct ManagerImageSourceTests {
+    static let red = TestPNG.solid(width: 32, height: 32, rgba: (255, 0, 0, 255))
+    static let blue = TestPNG.solid(width: 48, height: 32, rgba: (0, 0, 255, 255))
+
+    /// A completion that is already queued in the inbox when its slot is rebound never reaches the
+    /// cell; the new binding's does.
+    @Test(.timeLimit(.minutes(1)))
+    func aCompletionQueuedBeforeTheRebindIsDropped() async throws {
+        let server = try await LoopbackServer.start()
+        server.route("/red.png", .ok(Self.red, contentType: "image/png"))
+        server.route("/blue.png", .ok(Self.blue, contentType: "image/png"))
+        let red = server.url("/red.png"), blue = server.url("/blue.png")
+        let seen = try await Blocking.run { try Self.rebindWhileQueued(first: red, second: blue) }
+        #expect(seen.first == [], "the first load's updates reached the cell: \(seen.first)")
+        #expect(seen.second.last == "final 48x32", "\(seen.second)")
+        await server.stop()
+    }
+
+    /// Every update of a load crosses to the UI thread once: each drained inbox event delivers at most
+    /// one update, and delivering it posts nothing more.
+    @Test(.timeLimit(.minutes(1)))
+    func eachUpdateIsOneInboxEvent() async throws {
+        let server = try await LoopbackServer.start()
+        server.route("/red.png", .ok(Self.red, contentType: "image/png"))
+        let url = server.url("/red.png")
+        let counts = try await Blocking.run { try Self.countTrips(url) }
+        #expect(counts.updates >= 1)
+        #expect(counts.events == counts.updates, "events \(counts.events), updates \(counts.updates)")
+        #expect(counts.leftOver == 0)
+        await server.stop()
+    }
+
+    static func makeSource(_ inbox: UIInbox<GalleryEvent>) -> ManagerImageSource {
+        var cacheConfig = ImageCacheConfig()
+        cacheConfig.shouldUseDiskCache = false
+        let manager = ImageManager(cache: ImageCache(config: cacheConfig), downloader: ImageDownloader())
+        return ManagerImageSource(manager: manager, inbox: inbox)
+    }
+
+    static func item(_ url: URL) -> GalleryItem { GalleryItem(entry: URLListEntry(line: 1, location: .remote(url))) }
+
+    static func describe(_ update: CellImageUpdate) -> String {
+        switch update {
+        case .progress: return "progress"
+        case .partial: return "partial"
+        case .final(let image, _): return "final \(image.width)x\(image.height)"
+        case .failed(let message): return "failed \(message)"
+        case .notModified: return "notModified"
+        }
+    }
+
+    static func rebindWhileQueued(first: URL, second: URL) throws -> (first: [String], second: [String]) {
+        let inbox = try UIInbox<GalleryEvent>()
+        inbox.claimOwnership()
+        let source = makeSource(inbox)
+        var firstSeen: [String] = [], secondSeen: [String] = []
+        let target = PixelSize(width: 64, height: 64)
+        source.bind(slot: SlotID(0), item: item(first), targetSize: target, options: []) { firstSeen.append(describe($0)) }
+        // Wait, without draining, until the first load's completion sits in the inbox: the manager
+        // posts it there once the image is decoded (no progress events without a progress read).
+        let deadline = Date().addingTimeInterval(30)
+        while source.manager.isRunning, Date() < deadline {
+            var wake = pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&wake, 1, 20)
+        }
+        // Rebind the slot before the queued completion runs.
+        source.bind(slot: SlotID(0), item: item(second), targetSize: target, options: []) { secondSeen.append(describe($0)) }
+        while !secondSeen.contains(where: { $0.hasPrefix("final") || $0.hasPrefix("failed") }), Date() < deadline {
+            var wake = pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&wake, 1, 20)
+            for case .work(let work) in inbox.drain() { work() }
+        }
+        for case .work(let work) in inbox.drain() { work() }
+        source.cancelAll()
+        return (firstSeen, secondSeen)
+    }
+
+    static func countTrips(_ url: URL) throws -> (events: Int, updates: Int, leftOver: Int) {
+        let inbox = try UIInbox<GalleryEvent>()
+        inbox.claimOwnership()
+        let source = makeSource(inbox)
+        var updates = 0, events = 0, done = false
+        source.bind(slot: SlotID(0), item: item(url), targetSize: PixelSize(width: 64, height: 64), options: [.progressive]) { update in
+            updates += 1
+            if case .final = update { done = true }
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while !done, Date() < deadline {
+            var wake = pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+            _ = poll(&wake, 1, 20)
+            for event in inbox.drain() {
+                events += 1
+                if case .work(let work) = event { work() }
+            }
+        }
+        let leftOver = inbox.drain().count
+        source.cancelAll()
+        return (events, updates, leftOver)
+    }
+}
