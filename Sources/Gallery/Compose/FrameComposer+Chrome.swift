@@ -64,6 +64,7 @@ extension FrameComposer {
         if status.bytesReceived > 0 { left += " · \(GalleryItem.formatBytes(status.bytesReceived))" }
         if status.failures > 0 { left += " · \(status.failures) failed" }
         if let message = status.message { left += " · " + message }
+        if let note = status.diskNote { left += " · " + note }
         let right = model.terminal.columns >= 60 ? "? help  q quit " : ""
         let room = model.terminal.columns - TerminalText.width(of: right) - 1
         grid.put(left, column: 0, row: row, style: theme.status, limit: max(1, room))

@@ -17,6 +17,9 @@ public struct StatusInfo: Sendable, Hashable {
     public var spinnerPhase = 0
     /// A short note (sanitized when set), e.g. "2 bad lines in the list".
     public var message: String?
+    /// Set when the disk cache is off or degraded ("disk cache degraded: write failed (No space left
+    /// on device)"); images then come from memory and the network.
+    public var diskNote: String?
 
     /// Creates empty counters.
     public init() {}

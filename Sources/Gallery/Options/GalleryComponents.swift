@@ -34,6 +34,13 @@ public struct GalleryComponents {
     public var clearCache: (GalleryOptions) -> String?
     /// Extra `--stats` lines (download and cache counters).
     public var statsLines: () -> [String]
+    /// Why the disk cache is off or degraded, if it is (the status bar shows it in the gallery;
+    /// `--print` prints it once at the end).
+    public var diskNote: () -> String? = { nil }
+    /// Waits until the cache's queued disk writes are done. Called before the process exits: a write
+    /// cut off by the exit leaves a temp file, and a worker thread still running while the process
+    /// exits can crash inside a C library's exit handlers (seen: two `--print` runs on one cache).
+    public var finishWrites: () -> Void = {}
 
     /// Creates components from every factory.
     public init(probe: @escaping (GalleryOptions) -> TerminalCapabilities?,

@@ -60,6 +60,8 @@ public enum GalleryRunner {
             if let depth { sheetOptions.colors = depth }
             sheet.painter = components.makePainter(sheetOptions, env, nil)
             sheet.render(list.entries, load: components.loadForPrint, write: stdout)
+            components.finishWrites()
+            if let note = components.diskNote() { stderr("sdgallery: \(note)\n") }
             return 0
         }
         if options.listPath == "-" && sdg_curses_isatty(0) == 0 && sdg_curses_stdin_from_tty() != 0 {
@@ -107,6 +109,7 @@ public enum GalleryRunner {
         if options.refresh { app.loadOptions.insert(.refresh) }
         let started = GalleryApp.now()
         app.run()
+        components.finishWrites()
         if options.stats {
             stderr(([GalleryStats(app: app, started: started).report] + components.statsLines()).joined(separator: "\n") + "\n")
         }

@@ -18,19 +18,22 @@ public final class WebImageStack: Sendable {
     public let options: GalleryOptions
     /// What the gallery counts (images by origin, failures, first image).
     public let counters = LoadCounters()
+    /// The disk cache's health, for the status bar and `--stats`.
+    public let diskMonitor = DiskCacheMonitor()
 
     /// Creates a stack for `options`; the manager is made on first use.
     public init(options: GalleryOptions) { self.options = options }
 
     /// The components over this stack.
     public var components: GalleryComponents {
-        GalleryComponents(
+        var components = GalleryComponents(
             probe: { options in
                 TerminalCapabilities.detect(timeoutMilliseconds: 250).applying(options)
             },
             makeSource: { [self] options, inbox in
                 let manager = manager
                 observeDownloads(manager.downloader, inbox: inbox)
+                diskMonitor.attach(inbox)
                 let source = ManagerImageSource(manager: manager, inbox: inbox, options: Self.managerOptions(options), counters: counters)
                 source.onSettled = { inbox.post(.status(Self.statusUpdate(manager.downloader))) }
                 return source
@@ -57,13 +60,16 @@ public final class WebImageStack: Sendable {
             },
             statsLines: { [self] in statsLines() }
         )
+        components.diskNote = { [diskMonitor] in diskMonitor.note }
+        components.finishWrites = { [self] in state.withLock { $0.manager }?.cache.waitUntilIdle() }
+        return components
     }
 
     /// The run's manager, made from `options` on first use.
     public var manager: ImageManager {
         state.withLock { state in
             if let manager = state.manager { return manager }
-            let manager = Self.makeManager(options)
+            let manager = Self.makeManager(options, diskMonitor: diskMonitor)
             state.manager = manager
             return manager
         }
@@ -77,8 +83,9 @@ public final class WebImageStack: Sendable {
     /// What the painter may keep of encoded terminal output (sixel/kitty/half-block bytes).
     static let encodedOutputLimit = 24 << 20
 
-    static func makeManager(_ options: GalleryOptions) -> ImageManager {
+    static func makeManager(_ options: GalleryOptions, diskMonitor: DiskCacheMonitor? = nil) -> ImageManager {
         var cacheConfig = ImageCacheConfig()
+        if let diskMonitor { cacheConfig.onEvent = { diskMonitor.record($0) } }
         if let directory = options.cacheDirectory { cacheConfig.directory = URL(fileURLWithPath: directory) }
         cacheConfig.shouldUseDiskCache = !options.noDiskCache
         cacheConfig.memoryCostLimit = max(1, options.memoryLimitMB ?? Self.defaultMemoryLimitMB) << 20
@@ -172,6 +179,7 @@ public final class WebImageStack: Sendable {
             "  images            \(loads.loaded) loaded, \(loads.memoryHits) memory hits, \(loads.diskHits) disk hits, \(loads.failures) failed",
             "  network bytes     \(GalleryItem.formatBytes(downloads.bytesReceived))",
             "  time to 1st image \(first)",
+            "  disk cache        \(diskMonitor.note ?? "ok")\(diskMonitor.failedWrites > 0 ? " (\(diskMonitor.failedWrites) writes failed)" : "")",
         ]
     }
 }

@@ -92,7 +92,13 @@ extension DiskCache {
     /// `name`. Returns the file size. Never leaves a partial file under an entry name.
     func writeAtomically(name: String, prefix: [UInt8], data: Data, stamp: Date) throws(CacheError) -> Int {
         let temp = path + "/" + Self.tempPrefix + UUID().uuidString
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        var fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd < 0 && errno == ENOENT {
+            // The directory was removed while we ran (a user cleaning ~/.cache): make it again. The
+            // index still counts the lost entries until the next sweep re-reads the directory.
+            try Self.prepareDirectory(path)
+            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        }
         guard fd >= 0 else { throw POSIXFile.error("open", temp) }
         var renamed = false
         defer {

@@ -21,7 +21,7 @@ extension ImageCache {
         guard config.storeDecodedThumbnails, let disk, let thumbKey = DecodedThumbnail.diskKey(for: key),
               DecodedThumbnail.isWorthKeeping(image, originalBytes: originalBytes) else { return }
         let data = DecodedThumbnail.encode(image, sourceIdentity: identity)
-        ioQueue.async { [config] in
+        ioQueue.async(group: ioWork) { [config] in
             do throws(CacheError) {
                 try disk.store(data, forKey: thumbKey)
             } catch {

@@ -26,6 +26,9 @@ public final class ImageCache: Sendable {
     public let diskError: CacheError?
     /// Serial queue of every disk read and write of this cache (keeps store-then-query ordered).
     let ioQueue = DispatchQueue(label: "sdgallery.imagecache.io", qos: .userInitiated)
+    /// Every block queued on `ioQueue`, so `waitUntilIdle` also covers blocks that queued blocks
+    /// queue (a store queues its decoded thumbnail's store).
+    let ioWork = DispatchGroup()
     let decodeQueue: DispatchQueue
 
     private static let sharedDecodeQueue = DispatchQueue(label: "sdgallery.imagecache.decode", qos: .userInitiated, attributes: .concurrent)
@@ -78,7 +81,7 @@ public final class ImageCache: Sendable {
             deliver(ImageCacheQueryResult(image: memoryImage, cacheType: memoryImage == nil ? .none : .memory))
             return operation
         }
-        ioQueue.async { [self] in
+        ioQueue.async(group: ioWork) { [self] in
             guard !operation.isCancelled else { return }
             if memoryImage == nil, !options.contains(.queryData), let image = thumbnail(forKey: key, disk: disk) {
                 if config.shouldCacheImagesInMemory && !options.contains(.skipMemoryStoreOnDiskHit) {
@@ -132,7 +135,7 @@ public final class ImageCache: Sendable {
             completion?()
             return
         }
-        ioQueue.async { [self] in
+        ioQueue.async(group: ioWork) { [self] in
             do throws(CacheError) {
                 try disk.store(data, forKey: key.diskKey, validators: validators, contentType: contentType)
                 if let image, let identity = disk.fileIdentity(forKey: key.diskKey) {
@@ -152,7 +155,7 @@ public final class ImageCache: Sendable {
             completion?()
             return
         }
-        ioQueue.async {
+        ioQueue.async(group: ioWork) {
             disk.remove(forKey: key.diskKey)
             completion?()
         }
@@ -167,7 +170,7 @@ public final class ImageCache: Sendable {
             completion?()
             return
         }
-        ioQueue.async {
+        ioQueue.async(group: ioWork) {
             disk.removeAll()
             completion?()
         }
@@ -184,7 +187,7 @@ public final class ImageCache: Sendable {
             completion?(false)
             return
         }
-        ioQueue.async { completion?(disk.touch(forKey: key.diskKey, validators: validators)) }
+        ioQueue.async(group: ioWork) { completion?(disk.touch(forKey: key.diskKey, validators: validators)) }
     }
 
     /// Removes expired entries and dead writers' temp files (in the background); passes the number of
@@ -194,12 +197,12 @@ public final class ImageCache: Sendable {
             completion?(0)
             return
         }
-        ioQueue.async { completion?(disk.removeExpired()) }
+        ioQueue.async(group: ioWork) { completion?(disk.removeExpired()) }
     }
 
     /// Blocks until queued disk work (stores, trims, sweeps) is done. Not for the UI thread.
     public func waitUntilIdle() {
-        ioQueue.sync {}
+        ioWork.wait()
         disk?.waitUntilIdle()
     }
 }
