@@ -1,4 +1,3 @@
-import CNcurses
 import ImageCodecs
 import TerminalGraphics
 import WebImage
@@ -12,7 +11,7 @@ public enum VersionReport {
     public static var libraries: [(name: String, version: String)] {
         [("libcurl", NetworkLibrary.curlVersion)] + CodecLibraries.versions + [
             ("libsixel", GraphicsLibraries.sixelVersion),
-            ("ncurses", String(cString: sdg_curses_version())),
+            ("ncurses", TerminalDevice.cursesVersion),
         ]
     }
 

@@ -5,19 +5,9 @@
 // Imported only by the Gallery module (CursesScreen). Every symbol carries the sdg_curses_ prefix.
 #ifndef NCURSES_WIDECHAR
 #define NCURSES_WIDECHAR 1
-/// Makes /dev/tty the process's standard input (when the list came through stdin). 0 on success.
-int sdg_curses_stdin_from_tty(void);
-/// isatty(fd).
-int sdg_curses_isatty(int fd);
-
 #endif
 #ifndef _XOPEN_SOURCE_EXTENDED
 #define _XOPEN_SOURCE_EXTENDED 1
-/// Makes /dev/tty the process's standard input (when the list came through stdin). 0 on success.
-int sdg_curses_stdin_from_tty(void);
-/// isatty(fd).
-int sdg_curses_isatty(int fd);
-
 #endif
 #include <stddef.h>
 #include <wchar.h>

@@ -1,4 +1,3 @@
-import CNcurses
 import Foundation
 import ImageCodecs
 
@@ -50,7 +49,7 @@ public enum GalleryRunner {
         }
         let dumb = (environment["TERM"] ?? "dumb").isEmpty || environment["TERM"] == "dumb"
         // Not a terminal, or one curses cannot drive (TERM=dumb or unset): the one-shot sheet.
-        if options.printSheet || sdg_curses_isatty(1) == 0 || dumb {
+        if options.printSheet || !TerminalDevice.isTerminal(1) || dumb {
             let env = TerminalEnvironment.current()
             let depth: ColorChoice? = dumb && options.colors == nil ? nil : (options.colors ?? env.colorDepth)
             var sheet = ContactSheet(width: env.columns ?? 80, columns: options.columns, cellPixels: env.cellPixels, depth: depth)
@@ -64,7 +63,7 @@ public enum GalleryRunner {
             if let note = components.diskNote() { stderr("sdgallery: \(note)\n") }
             return 0
         }
-        if options.listPath == "-" && sdg_curses_isatty(0) == 0 && sdg_curses_stdin_from_tty() != 0 {
+        if options.listPath == "-" && !TerminalDevice.isTerminal(0) && !TerminalDevice.takeKeysFromTerminal() {
             stderr("sdgallery: no terminal to read keys from (list came through stdin)\n")
             return 1
         }
