@@ -29,6 +29,17 @@ public enum ChildProcess {
         public init(description: String) { self.description = description }
     }
 
+    /// The environment the tests give the programs they start (through tmux too): a cache home of this
+    /// test process, so no run touches the user's ~/.cache; under `make test-asan`, leak checking
+    /// (the test process runs without it: its harness — FlyingFox, XCTest — is not ours to fix).
+    public static let testEnvironment: [String: String] = {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("sdgallery-e2e-cache-\(getpid())")
+        try? FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        var environment = ["XDG_CACHE_HOME": home.path]
+        if let childOptions = ProcessInfo.processInfo.environment["SDG_CHILD_ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = childOptions }
+        return environment
+    }()
+
     /// Runs `program` (a path, or a name looked up on PATH) with `arguments` to completion. The child's
     /// environment is this process's with `environment` laid over it. Blocks: call it through
     /// `Blocking.run` from async tests.

@@ -37,6 +37,10 @@ public final class GalleryApp {
     var quitting = false
     /// Options every bind carries (`.progressive` unless `--no-progressive`; `.refresh` with `--refresh`).
     public var loadOptions: CellLoadOptions = [.progressive]
+    /// Reads the downloader's counters into the status bar; called on every spinner step while
+    /// something is active, so the "active" count settles even when the last download event was
+    /// applied before its slot was freed (events only say something changed; this reads what is).
+    public var statusRefresh: (@Sendable (inout StatusInfo) -> Void)?
     /// Milliseconds to wait for the rest of an escape sequence before a lone ESC counts as Esc.
     public var escapeTimeout: Int32 = 30
 
@@ -92,7 +96,11 @@ public final class GalleryApp {
             if status.pendingCells > 0 || status.activeDownloads > 0 {
                 // The spinner turns with time (one step per 120 ms), not with the number of events.
                 let phase = Int(Self.now() / 0.12)
-                if phase != status.spinnerPhase { status.spinnerPhase = phase; dirty = true }
+                if phase != status.spinnerPhase {
+                    statusRefresh?(&status)
+                    status.spinnerPhase = phase
+                    dirty = true
+                }
             }
             apply(model.reconcile())
             followAnimation()

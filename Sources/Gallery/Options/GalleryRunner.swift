@@ -104,6 +104,7 @@ public enum GalleryRunner {
             app.status.message = "\(list.diagnostics.count) bad line\(list.diagnostics.count == 1 ? "" : "s") in the list"
         }
         if let note = components.startupNote(options) { app.status.message = note }
+        app.statusRefresh = components.statusRefresh
         app.loadOptions = options.noProgressive ? [] : [.progressive]
         if options.refresh { app.loadOptions.insert(.refresh) }
         let started = GalleryApp.now()

@@ -62,6 +62,7 @@ public final class WebImageStack: Sendable {
         )
         components.diskNote = { [diskMonitor] in diskMonitor.note }
         components.finishWrites = { [self] in state.withLock { $0.manager }?.cache.waitUntilIdle() }
+        components.statusRefresh = { [self] status in Self.statusUpdate(manager.downloader)(&status) }
         return components
     }
 

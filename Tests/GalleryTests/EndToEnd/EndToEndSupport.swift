@@ -12,25 +12,18 @@ enum EndToEnd {
     /// ImageMagick's convert (not the /usr/local stand-in).
     static let convert = "/usr/bin/convert"
 
-    /// A cache home of this test process, so no run touches the user's ~/.cache.
-    static let cacheHome: String = {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sdgallery-e2e-cache-\(getpid())")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        return dir.path
-    }()
+    /// The cache home of this test process (see `ChildProcess.testEnvironment`).
+    static var cacheHome: String { ChildProcess.testEnvironment["XDG_CACHE_HOME"] ?? "/tmp" }
 
     static var binaryBuilt: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
     static var tmuxInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
     static var convertInstalled: Bool { FileManager.default.isExecutableFile(atPath: convert) }
 
-    /// Runs a program to completion (killed after `timeout` seconds) through `ChildProcess`, with the
-    /// test's cache home and, under `make test-asan`, leak checking in the child (the test process runs
-    /// without it: its harness — FlyingFox, XCTest — is not ours to fix).
+    /// Runs a program to completion (killed after `timeout` seconds) through `ChildProcess`, in the
+    /// tests' environment (`ChildProcess.testEnvironment`).
     @discardableResult
     static func run(_ path: String, _ arguments: [String], timeout: Double = 10, detached: Bool = false) throws -> (status: Int32, out: String, err: String) {
-        var environment = ["XDG_CACHE_HOME": cacheHome]
-        if let childOptions = ProcessInfo.processInfo.environment["SDG_CHILD_ASAN_OPTIONS"] { environment["ASAN_OPTIONS"] = childOptions }
-        let result = try ChildProcess.run(path, arguments, timeout: timeout, detached: detached, environment: environment)
+        let result = try ChildProcess.run(path, arguments, timeout: timeout, detached: detached, environment: ChildProcess.testEnvironment)
         return (result.status, result.out, result.err)
     }
 

@@ -1,22 +1,25 @@
 import Foundation
-import TestSupport
 
-/// A private tmux server (its own `-L` socket) running one command in a detached session.
+/// A private tmux server (its own `-L` socket) running one command in a detached session, with the
+/// test environment of `ChildProcess.testEnvironment` (a private cache home; leak checks under
+/// `make test-asan`). The one tmux harness of the tests.
 ///
 /// Every tmux call spawns a process and waits for it, so each runs through `Blocking.run`: a test
 /// that held one of the two cooperative-pool threads in `waitpid` would stall every in-process
 /// loopback server of every parallel test.
-final class TmuxSession: Sendable {
-    let socket = "sdg-e2e-\(UUID().uuidString.prefix(8))"
+public final class TmuxSession: Sendable {
+    /// The tmux socket name (`tmux -L`).
+    public let socket = "sdg-e2e-\(UUID().uuidString.prefix(8))"
 
     private init() {}
 
     /// Starts `command` in a `columns`×`rows` session.
-    static func start(columns: Int, rows: Int, command: String) async throws -> TmuxSession {
+    public static func start(columns: Int, rows: Int, command: String) async throws -> TmuxSession {
         let session = TmuxSession()
         let socket = session.socket
         let r = try await Blocking.run {
-            try EndToEnd.run("/usr/bin/tmux", ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command], detached: true)
+            try ChildProcess.run("/usr/bin/tmux", ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command],
+                             detached: true, environment: ChildProcess.testEnvironment)
         }
         if r.status != 0 { throw TmuxError(message: "tmux new-session failed with status \(r.status)") }
         return session
@@ -24,24 +27,26 @@ final class TmuxSession: Sendable {
 
     /// Kills the server (and the gallery in it) at once: a thread started here might never run if
     /// the test process ends first, leaving a gallery running in a detached tmux for good.
-    deinit { _ = try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "kill-server"], timeout: 5, detached: true) }
+    deinit { _ = try? ChildProcess.run("/usr/bin/tmux", ["-L", socket, "kill-server"], timeout: 5, detached: true) }
 
-    func resize(columns: Int, rows: Int) async {
+    /// Resizes the window.
+    public func resize(columns: Int, rows: Int) async {
         await tmux(["resize-window", "-t", "0", "-x", "\(columns)", "-y", "\(rows)"])
     }
 
-    func send(_ keys: String...) async {
+    /// Sends keys (tmux key names: `NPage`, `Enter`, `C-z`, or text).
+    public func send(_ keys: String...) async {
         await tmux(["send-keys", "-t", "0"] + keys)
     }
 
     /// The pane as text (with escapes when `escapes`).
-    func capture(escapes: Bool = false) async -> String {
+    public func capture(escapes: Bool = false) async -> String {
         await tmux(["capture-pane", "-p", "-t", "0"] + (escapes ? ["-e"] : []))
     }
 
     /// Waits up to `timeout` seconds for the capture to satisfy `condition`; returns the last capture.
     @discardableResult
-    func wait(timeout: Double = 10, escapes: Bool = false, _ condition: (String) -> Bool) async -> (ok: Bool, screen: String) {
+    public func wait(timeout: Double = 10, escapes: Bool = false, _ condition: (String) -> Bool) async -> (ok: Bool, screen: String) {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             // Checked before the capture: the last capture always gets its look, even when a busy
@@ -56,10 +61,16 @@ final class TmuxSession: Sendable {
 
     /// Runs `tmux -L socket ARGUMENTS` on a thread of its own and returns its standard output.
     @discardableResult
-    func tmux(_ arguments: [String]) async -> String {
+    public func tmux(_ arguments: [String]) async -> String {
         let socket = socket
-        return (try? await Blocking.run { try EndToEnd.run("/usr/bin/tmux", ["-L", socket] + arguments).out }) ?? ""
+        return (try? await Blocking.run { try ChildProcess.run("/usr/bin/tmux", ["-L", socket] + arguments).out }) ?? ""
     }
 }
 
-struct TmuxError: Error { var message: String }
+/// A tmux command failed.
+public struct TmuxError: Error {
+    /// What failed.
+    public var message: String
+    /// An error saying `message`.
+    public init(message: String) { self.message = message }
+}
