@@ -1,3 +1,5 @@
+import TerminalGraphics
+
 /// Follows a program's output byte by byte (escape sequences split across reads included) and answers
 /// the queries an xterm would answer, as an xterm 388 with sixel and `columns`×`rows` cells of
 /// `cellWidth`×`cellHeight` pixels. Everything else (SGR, text, sixel and kitty data) is skipped.
@@ -9,12 +11,8 @@ struct TerminalQueryParser {
     /// Queries answered (printable form) with their counts, in order of first appearance.
     private(set) var seen: [(String, Int)] = []
 
-    private enum State { case ground, escape, csi, osc, oscEscape, string, stringEscape }
-    private var state = State.ground
-    /// The parameters and intermediates of the sequence being read (capped).
-    private var collected: [UInt8] = []
-    /// The introducer of a string sequence (`P` DCS, `_` APC, `^` PM, `X` SOS).
-    private var introducer: UInt8 = 0
+    /// The one terminal stream reader (bodies over 64 bytes — sixel and kitty data — are dropped).
+    private var tokenizer = VTTokenizer(maximumLength: 64)
 
     init(columns: Int, rows: Int, cellWidth: Int, cellHeight: Int) {
         self.columns = columns
@@ -26,49 +24,12 @@ struct TerminalQueryParser {
     /// Reads `bytes`; returns the replies they call for (empty for none).
     mutating func feed(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
         var reply: [UInt8] = []
-        for byte in bytes {
-            switch state {
-            case .ground:
-                if byte == 0x1b { state = .escape }
-            case .escape:
-                collected.removeAll(keepingCapacity: true)
-                switch byte {
-                case UInt8(ascii: "["): state = .csi
-                case UInt8(ascii: "]"): state = .osc
-                case UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
-                    introducer = byte
-                    state = .string
-                case 0x1b: state = .escape
-                default: state = .ground
-                }
-            case .csi:
-                if (0x20...0x3f).contains(byte) {
-                    if collected.count < 32 { collected.append(byte) }
-                } else {
-                    state = byte == 0x1b ? .escape : .ground
-                    if (0x40...0x7e).contains(byte) { reply += answerCSI(String(decoding: collected, as: UTF8.self), final: byte) }
-                }
-            case .osc:
-                if byte == 0x07 {
-                    reply += answerOSC(String(decoding: collected, as: UTF8.self), terminator: [0x07])
-                    state = .ground
-                } else if byte == 0x1b {
-                    state = .oscEscape
-                } else if collected.count < 64 {
-                    collected.append(byte)
-                }
-            case .oscEscape:
-                if byte == UInt8(ascii: "\\") { reply += answerOSC(String(decoding: collected, as: UTF8.self), terminator: [0x1b, 0x5c]) }
-                state = byte == 0x1b ? .escape : .ground
-            case .string:
-                if byte == 0x1b { state = .stringEscape } else if collected.count < 64 { collected.append(byte) }
-            case .stringEscape:
-                if byte == UInt8(ascii: "\\") {
-                    reply += answerString(introducer: introducer, String(decoding: collected, as: UTF8.self))
-                    state = .ground
-                } else {
-                    state = .string  // an ESC inside the string: not its end
-                }
+        for token in tokenizer.feed(bytes) {
+            switch token {
+            case .csi(let parameters, let final): reply += answerCSI(String(decoding: parameters, as: UTF8.self), final: final)
+            case .osc(let body): reply += answerOSC(String(decoding: body, as: UTF8.self), terminator: [0x1b, 0x5c])
+            case .string(let introducer, let body): reply += answerString(introducer: introducer, String(decoding: body, as: UTF8.self))
+            case .text, .escape, .ss3: break
             }
         }
         return reply

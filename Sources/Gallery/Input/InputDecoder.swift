@@ -1,99 +1,90 @@
+import TerminalGraphics
+
 /// Turns raw terminal input bytes into `InputEvent`s: UTF-8 characters, CSI/SS3 cursor and paging
-/// keys (with or without modifiers), and SGR (1006) mouse reports. Bytes of an unfinished sequence
-/// are kept until more arrive; a lone ESC is reported by `flush()` once the caller's escape timeout
-/// expires. Pure and bounded (an endless bogus sequence is dropped after 64 bytes).
+/// keys (with or without modifiers), and SGR (1006) mouse reports. The bytes are read by the one
+/// `VTTokenizer`; an unfinished sequence waits for more bytes, and a lone ESC is reported by `flush()`
+/// once the caller's escape timeout expires. Pure and bounded (a sequence over 64 bytes is dropped).
 public struct InputDecoder: Sendable {
-    private var pending: [UInt8] = []
     /// The longest escape sequence kept while waiting for its end.
     public static let maximumSequenceLength = 64
+    private var tokenizer = VTTokenizer(maximumLength: maximumSequenceLength)
+    /// The bytes of an unfinished UTF-8 character.
+    private var utf8: [UInt8] = []
 
     /// Creates a decoder.
     public init() {}
 
     /// Whether bytes of an unfinished sequence are waiting (the caller then waits a short escape
     /// timeout before calling `flush()`).
-    public var hasPending: Bool { !pending.isEmpty }
+    public var hasPending: Bool { tokenizer.isInSequence || !utf8.isEmpty }
 
     /// Decodes `bytes`, returning every complete event.
     public mutating func feed(_ bytes: some Sequence<UInt8>) -> [InputEvent] {
-        pending.append(contentsOf: bytes)
         var events: [InputEvent] = []
-        var index = 0
-        while index < pending.count {
-            let result = Self.decode(pending, from: index)
-            switch result {
-            case .incomplete:
-                if pending.count - index > Self.maximumSequenceLength { index = pending.count; continue }
-                pending.removeFirst(index)
-                return events
-            case .event(let event, let length):
-                if let event { events.append(event) }
-                index += length
-            }
-        }
-        pending.removeAll()
+        for token in tokenizer.feed(bytes) { handle(token, into: &events) }
         return events
     }
 
     /// Reports what is pending as plain keys (a lone ESC becomes `.key(.escape)`, an unfinished
     /// UTF-8 character is dropped) and clears it.
     public mutating func flush() -> [InputEvent] {
-        let bytes = pending
-        pending.removeAll()
-        guard bytes.first == 0x1B else { return [] }
-        var rest = InputDecoder()
-        return [.key(.escape)] + rest.feed(bytes.dropFirst()) + rest.flush()
+        utf8.removeAll()
+        var events: [InputEvent] = []
+        for token in tokenizer.flush() { handle(token, into: &events) }
+        utf8.removeAll()
+        return events
     }
 
-    enum Step { case incomplete, event(InputEvent?, length: Int) }
+    private mutating func handle(_ token: VTToken, into events: inout [InputEvent]) {
+        switch token {
+        case .text(let byte):
+            text(byte, into: &events)
+        case .escape(let next):
+            // A lone Esc, or Alt+key: Esc, then the key.
+            utf8.removeAll()
+            events.append(.key(.escape))
+            if let next { text(next, into: &events) }
+        case .csi(let parameters, let final):
+            utf8.removeAll()
+            if let event = Self.csiEvent(body: parameters, final: final) { events.append(event) }
+        case .ss3(let byte):
+            utf8.removeAll()
+            if let key = Self.ss3Key(byte) { events.append(.key(key)) }
+        case .osc, .string:
+            break
+        }
+    }
 
-    static func decode(_ bytes: [UInt8], from start: Int) -> Step {
-        let first = bytes[start]
-        switch first {
-        case 0x1B:
-            guard start + 1 < bytes.count else { return .incomplete }
-            let second = bytes[start + 1]
-            if second == UInt8(ascii: "[") { return decodeCSI(bytes, from: start) }
-            if second == UInt8(ascii: "O") {
-                guard start + 2 < bytes.count else { return .incomplete }
-                return .event(ss3Key(bytes[start + 2]).map { .key($0) }, length: 3)
+    /// One byte outside any sequence: a control key, or part of a UTF-8 character.
+    private mutating func text(_ byte: UInt8, into events: inout [InputEvent]) {
+        if !utf8.isEmpty {
+            if byte & 0xC0 == 0x80 {
+                utf8.append(byte)
+                if utf8.count == Self.utf8Length(utf8[0]) {
+                    if let scalar = Self.scalar(utf8) { events.append(.character(scalar)) }
+                    utf8.removeAll()
+                }
+                return
             }
-            if second == 0x1B { return .event(.key(.escape), length: 1) }
-            return .event(.key(.escape), length: 1)  // Alt+key: Esc, then the key on the next step
-        case 0x0D, 0x0A: return .event(.key(.enter), length: 1)
-        case 0x7F, 0x08: return .event(.key(.backspace), length: 1)
-        case 0x09: return .event(.key(.tab), length: 1)
-        case 0x00..<0x20: return .event(.character(Unicode.Scalar(first)), length: 1)
-        case 0x80..<0xC2, 0xF5...0xFF: return .event(nil, length: 1)  // stray or invalid UTF-8 byte
-        default: return decodeUTF8(bytes, from: start)
+            utf8.removeAll()  // an unfinished character: dropped, the byte read on its own
+        }
+        switch byte {
+        case 0x0D, 0x0A: events.append(.key(.enter))
+        case 0x7F, 0x08: events.append(.key(.backspace))
+        case 0x09: events.append(.key(.tab))
+        case 0x00..<0x80: events.append(.character(Unicode.Scalar(byte)))
+        case 0x80..<0xC2, 0xF5...0xFF: break  // stray or invalid UTF-8 byte
+        default: utf8 = [byte]
         }
     }
 
-    static func decodeUTF8(_ bytes: [UInt8], from start: Int) -> Step {
-        let first = bytes[start]
-        let length = first < 0x80 ? 1 : first < 0xE0 ? 2 : first < 0xF0 ? 3 : 4
-        guard start + length <= bytes.count else { return .incomplete }
-        var value = UInt32(first) & (length == 1 ? 0x7F : length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
-        for offset in 1..<max(1, length) {
-            let byte = bytes[start + offset]
-            guard byte & 0xC0 == 0x80 else { return .event(nil, length: offset) }
-            value = value << 6 | UInt32(byte & 0x3F)
-        }
-        return .event(Unicode.Scalar(value).map { .character($0) }, length: length)
-    }
+    static func utf8Length(_ lead: UInt8) -> Int { lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4 }
 
-    static func decodeCSI(_ bytes: [UInt8], from start: Int) -> Step {
-        var index = start + 2
-        while index < bytes.count {
-            let byte = bytes[index]
-            if (0x40...0x7E).contains(byte) {
-                let body = Array(bytes[(start + 2)..<index])
-                return .event(csiEvent(body: body, final: byte), length: index - start + 1)
-            }
-            guard (0x20...0x3F).contains(byte) else { return .event(nil, length: index - start) }
-            index += 1
-        }
-        return .incomplete
+    static func scalar(_ bytes: [UInt8]) -> Unicode.Scalar? {
+        let lead = bytes[0]
+        var value = UInt32(lead) & (bytes.count == 2 ? 0x1F : bytes.count == 3 ? 0x0F : 0x07)
+        for byte in bytes.dropFirst() { value = value << 6 | UInt32(byte & 0x3F) }
+        return Unicode.Scalar(value)
     }
 
     static func csiEvent(body: [UInt8], final: UInt8) -> InputEvent? {

@@ -4,62 +4,20 @@ import SafeText
 /// input (keys the user typed) is skipped, an incomplete trailing sequence is ignored, so the probe
 /// can call it again as more bytes arrive.
 public enum ProbeReplyParser {
-    static let esc: UInt8 = 0x1B
-    static let bel: UInt8 = 0x07
-
-    /// Parses every complete reply in `bytes`.
+    /// Parses every complete reply in `bytes` (through the one `VTTokenizer`).
     public static func parse(_ bytes: some Collection<UInt8>) -> ProbeReplies {
-        let b = Array(bytes)
+        var tokenizer = VTTokenizer()
         var replies = ProbeReplies()
-        var i = 0
-        while i < b.count {
-            guard b[i] == esc, i + 1 < b.count else { i += 1; continue }
-            switch b[i + 1] {
-            case UInt8(ascii: "["):
-                guard let end = csiEnd(b, from: i + 2) else { return replies }
-                parseCSI(Array(b[(i + 2)..<end]), final: b[end], into: &replies)
-                i = end + 1
-            case UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "]"):
-                guard let (bodyEnd, next) = stringEnd(b, from: i + 2, allowBEL: b[i + 1] == UInt8(ascii: "]"))
-                else { return replies }
-                let body = Array(b[(i + 2)..<bodyEnd])
-                switch b[i + 1] {
-                case UInt8(ascii: "P"): parseDCS(body, into: &replies)
-                case UInt8(ascii: "_"): parseAPC(body, into: &replies)
-                default: parseOSC(body, into: &replies)
-                }
-                i = next
-            default:
-                i += 2
+        for token in tokenizer.feed(bytes) {
+            switch token {
+            case .csi(let parameters, let final): parseCSI(parameters, final: final, into: &replies)
+            case .osc(let body): parseOSC(body, into: &replies)
+            case .string(UInt8(ascii: "P"), let body): parseDCS(body, into: &replies)
+            case .string(UInt8(ascii: "_"), let body): parseAPC(body, into: &replies)
+            default: break
             }
         }
         return replies
-    }
-
-    /// Index of a CSI's final byte (0x40…0x7E), or nil when the sequence is incomplete.
-    static func csiEnd(_ b: [UInt8], from start: Int) -> Int? {
-        var j = start
-        while j < b.count {
-            if (0x40...0x7E).contains(b[j]) { return j }
-            if b[j] < 0x20 { return j }  // malformed: let the caller consume up to here
-            j += 1
-        }
-        return nil
-    }
-
-    /// (end of body, index after the terminator) for a string ended by 7-bit ST (or BEL for OSC);
-    /// 8-bit ST (0x9C) is not honoured because it also occurs inside UTF-8 text.
-    static func stringEnd(_ b: [UInt8], from start: Int, allowBEL: Bool) -> (Int, Int)? {
-        var j = start
-        while j < b.count {
-            if allowBEL && b[j] == bel { return (j, j + 1) }
-            if b[j] == esc {
-                guard j + 1 < b.count else { return nil }
-                return (j, b[j + 1] == UInt8(ascii: "\\") ? j + 2 : j + 1)
-            }
-            j += 1
-        }
-        return nil
     }
 
     static func parseCSI(_ body: [UInt8], final: UInt8, into r: inout ProbeReplies) {

@@ -1,0 +1,131 @@
+/// One piece of a terminal byte stream.
+public enum VTToken: Sendable, Hashable {
+    /// A byte outside any sequence: printable ASCII, a UTF-8 byte, or a C0 control other than ESC.
+    case text(UInt8)
+    /// ESC followed by a byte that starts no sequence (Alt+key arrives as `ESC key`); nil: a lone ESC
+    /// (`flush()`, or ESC followed by another ESC).
+    case escape(UInt8?)
+    /// `ESC [` parameters (the bytes 0x20–0x3F: private markers, digits, `;`, intermediates) and the
+    /// final byte (0x40–0x7E).
+    case csi(parameters: [UInt8], final: UInt8)
+    /// `ESC O` and one byte (application cursor keys).
+    case ss3(UInt8)
+    /// `ESC ]` … ended by BEL or ST: the body.
+    case osc([UInt8])
+    /// A string sequence ended by ST: `P` (DCS), `_` (APC), `^` (PM) or `X` (SOS), and its body.
+    case string(introducer: UInt8, body: [UInt8])
+}
+
+/// The one reader of terminal byte streams (ECMA-48 / VT500 shape), used for the probe's replies, the
+/// keyboard and the benchmark's answering terminal. A streaming state machine: a sequence split
+/// across reads completes on a later `feed`. A string sequence (OSC, DCS, APC…) longer than
+/// `maximumLength` is read to its end and dropped; a CSI that long is abandoned at once (no real one
+/// is), and what follows is read as text; a control byte or a byte over 0x7F inside a CSI ends it
+/// unfinished and is read again.
+///
+/// ```swift
+/// var tokenizer = VTTokenizer()
+/// for token in tokenizer.feed(bytes) {
+///     if case .csi(let parameters, let final) = token { … }
+/// }
+/// ```
+public struct VTTokenizer: Sendable {
+    private enum State: Sendable { case ground, escape, csi, ss3, string, stringEscape }
+
+    /// The longest sequence body kept; longer ones are dropped.
+    public let maximumLength: Int
+    private var state = State.ground
+    private var body: [UInt8] = []
+    private var introducer: UInt8 = 0
+    private var overflowed = false
+
+    /// Creates a tokenizer that keeps sequence bodies of at most `maximumLength` bytes.
+    public init(maximumLength: Int = 256) { self.maximumLength = maximumLength }
+
+    /// Whether the bytes read so far end inside a sequence (a lone ESC included).
+    public var isInSequence: Bool { state != .ground }
+
+    /// Reads `bytes` and returns every token they complete.
+    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [VTToken] {
+        var tokens: [VTToken] = []
+        for byte in bytes { step(byte, into: &tokens) }
+        return tokens
+    }
+
+    /// Ends an unfinished sequence: a lone ESC, or ESC and what followed it as text (the keyboard's
+    /// Esc key followed by other keys). Nothing for an unfinished string sequence.
+    public mutating func flush() -> [VTToken] {
+        defer { reset() }
+        switch state {
+        case .ground, .string, .stringEscape: return []
+        case .escape: return [.escape(nil)]
+        case .ss3: return [.escape(UInt8(ascii: "O"))]
+        case .csi: return [.escape(nil), .text(UInt8(ascii: "["))] + body.map { .text($0) }
+        }
+    }
+
+    private mutating func reset() {
+        state = .ground
+        body.removeAll(keepingCapacity: true)
+        overflowed = false
+    }
+
+    private mutating func collect(_ byte: UInt8) {
+        if body.count < maximumLength { body.append(byte) } else { overflowed = true }
+    }
+
+    private mutating func step(_ byte: UInt8, into tokens: inout [VTToken]) {
+        switch state {
+        case .ground:
+            if byte == 0x1B { reset(); state = .escape } else { tokens.append(.text(byte)) }
+        case .escape:
+            switch byte {
+            case UInt8(ascii: "["): state = .csi
+            case UInt8(ascii: "O"): state = .ss3
+            case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"), UInt8(ascii: "X"):
+                introducer = byte
+                state = .string
+            case 0x1B: tokens.append(.escape(nil))  // ESC ESC: the first is alone
+            default:
+                tokens.append(.escape(byte))
+                reset()
+            }
+        case .ss3:
+            tokens.append(.ss3(byte))
+            reset()
+        case .csi:
+            if (0x20...0x3F).contains(byte) {
+                collect(byte)
+                if overflowed { reset() }
+            } else if (0x40...0x7E).contains(byte) {
+                if !overflowed { tokens.append(.csi(parameters: body, final: byte)) }
+                reset()
+            } else {
+                reset()  // malformed: the sequence is dropped, the byte read again
+                step(byte, into: &tokens)
+            }
+        case .string:
+            if byte == 0x1B {
+                state = .stringEscape
+            } else if byte == 0x07 && introducer == UInt8(ascii: "]") {
+                endString(into: &tokens)
+            } else {
+                collect(byte)
+            }
+        case .stringEscape:
+            // ST is ESC \; any other ESC ends the string too, and starts what follows it.
+            endString(into: &tokens)
+            if byte != UInt8(ascii: "\\") {
+                state = .escape
+                step(byte, into: &tokens)
+            }
+        }
+    }
+
+    private mutating func endString(into tokens: inout [VTToken]) {
+        if !overflowed {
+            tokens.append(introducer == UInt8(ascii: "]") ? .osc(body) : .string(introducer: introducer, body: body))
+        }
+        reset()
+    }
+}
