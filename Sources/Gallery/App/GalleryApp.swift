@@ -145,6 +145,7 @@ public final class GalleryApp {
             if outcome.quit { quitting = true }
             if outcome.redraw { repaintAll = true }
             if outcome.changed { dirty = true }
+            if !outcome.refresh.isEmpty { source.beginScreen() }
             for binding in outcome.refresh { bind(binding, options: [.refresh]) }
         }
     }
@@ -199,8 +200,9 @@ public final class GalleryApp {
         updatePendingCount()
     }
 
-    /// Hands a model diff to the image source: cancels first, then binds (most important last, so a
-    /// LIFO queue starts it first), then prefetches.
+    /// Hands a model diff to the image source: cancels first, then binds as one screen in order of
+    /// importance (the selection first: downloads go out in that order, ahead of older screens'),
+    /// then prefetches.
     func apply(_ diff: BindingDiff) {
         guard !diff.isEmpty else { return }
         for cancelled in diff.cancels {
@@ -209,7 +211,8 @@ public final class GalleryApp {
             painted[cancelled.slot] = nil
         }
         for request in diff.prefetchCancels { source.cancelPrefetch(request) }
-        for binding in diff.binds.reversed() { bind(binding, options: []) }
+        if !diff.binds.isEmpty { source.beginScreen() }
+        for binding in diff.binds { bind(binding, options: []) }
         for request in diff.prefetchStarts where request.index < model.count {
             source.prefetch(request, item: model.items[request.index])
         }

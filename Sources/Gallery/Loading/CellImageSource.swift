@@ -57,6 +57,10 @@ public protocol CellImageSource: AnyObject {
     /// while this load is the slot's current one.
     func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: CellLoadOptions,
               onUpdate: @escaping (CellImageUpdate) -> Void)
+    /// Starts a batch of binds for one screen, given in order of importance: their downloads go out
+    /// in that order, before those of every earlier batch still waiting (a browser's page order:
+    /// the newest screen first, and within it the selection, then its neighbours).
+    func beginScreen()
     /// Cancels the slot's load; no update of it follows.
     func cancel(slot: SlotID)
     /// Warms the cache for an item that will soon be visible, at low priority.
@@ -65,4 +69,9 @@ public protocol CellImageSource: AnyObject {
     func cancelPrefetch(_ request: PrefetchRequest)
     /// Cancels everything (on quit).
     func cancelAll()
+}
+
+extension CellImageSource {
+    /// Sources without download queues have nothing to order.
+    public func beginScreen() {}
 }

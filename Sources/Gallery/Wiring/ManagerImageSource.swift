@@ -25,6 +25,15 @@ public final class ManagerImageSource: CellImageSource {
     /// Prefetches that became visible: the slot's load joined their transfer, so they end with the
     /// slot (a promoted prefetch left running would keep fetching after the cell scrolled away).
     private var adopted: [SlotID: [PrefetchToken]] = [:]
+    /// The queue order of the next bind: each screen starts a block above the last, each bind in it
+    /// one below the one before (`DownloadContext.queueOrder`).
+    private var nextQueueOrder = 0
+    private var screenBase = 0
+    /// Slots whose visible load has not settled yet. Prefetches wait until there are none, so they
+    /// never take a download slot ahead of a visible cell (a browser's order: the page, then the rest).
+    private var loadingSlots: Set<SlotID> = []
+    /// Prefetches waiting for the visible loads to settle, in request order.
+    private var deferredPrefetches: [(request: PrefetchRequest, url: URL)] = []
 
     /// Creates a source. `options` are added to every visible load (e.g. `.allowInvalidSSLCertificates`,
     /// `.handleCookies`).
@@ -43,6 +52,7 @@ public final class ManagerImageSource: CellImageSource {
         let imageSlot = slots[slot] ?? makeSlot(slot)
         cancelAdopted(slot)
         adoptPrefetches(of: item.entry.location.url, at: targetSize, into: slot)
+        deferredPrefetches.removeAll { $0.url == item.entry.location.url && $0.request.target == targetSize }
         var loadOptions = baseOptions.union(.highPriority)
         if options.contains(.progressive) { loadOptions.insert(.progressiveLoad) }
         if options.contains(.refresh) { loadOptions.insert(.refreshCached) }
@@ -52,10 +62,17 @@ public final class ManagerImageSource: CellImageSource {
         let isFile = item.entry.location.url.isFileURL
         let counters = self.counters
         let settled = onSettled
+        loadingSlots.insert(slot)
         counters.noteBind()
+        var context = ImageLoadContext(targetSize: targetSize)
+        context.queueOrder = nextQueueOrder
+        nextQueueOrder -= 1
         imageSlot.setImage(with: item.entry.location.url, options: loadOptions.union(.avoidAutoSetImage),
-                           context: ImageLoadContext(targetSize: targetSize)) { result in
-            if result.isFinished { settled?() }
+                           context: context) { [weak self] result in
+            if result.isFinished || result.error != nil {
+                self?.visibleLoadSettled(slot)
+                settled?()
+            }
             if let error = result.error {
                 counters.noteFailure()
                 onUpdate(.failed(error.shortDescription))
@@ -70,10 +87,26 @@ public final class ManagerImageSource: CellImageSource {
         }
     }
 
+    /// Starts a screen's batch: its binds queue above every earlier batch's.
+    public func beginScreen() {
+        screenBase += 1 << 16
+        nextQueueOrder = screenBase
+    }
+
     /// Cancels the slot's load: its `ImageSlot` drops every completion of it still on the way.
     public func cancel(slot: SlotID) {
         slots[slot]?.cancelCurrentImageLoad()
         cancelAdopted(slot)
+        visibleLoadSettled(slot)
+    }
+
+    /// A visible load ended (or was cancelled): once none is left, the deferred prefetches start.
+    private func visibleLoadSettled(_ slot: SlotID) {
+        loadingSlots.remove(slot)
+        guard loadingSlots.isEmpty, !deferredPrefetches.isEmpty else { return }
+        let waiting = deferredPrefetches
+        deferredPrefetches.removeAll()
+        for (request, url) in waiting { startPrefetch(request, url: url) }
     }
 
     private func cancelAdopted(_ slot: SlotID) {
@@ -97,20 +130,30 @@ public final class ManagerImageSource: CellImageSource {
 
     /// Prefetches one item at low priority, to disk (and memory: it is about to be shown).
     public func prefetch(_ request: PrefetchRequest, item: GalleryItem) {
-        guard prefetches[request] == nil, !item.entry.location.url.isFileURL else { return }
+        let url = item.entry.location.url
+        guard prefetches[request] == nil, !url.isFileURL, !deferredPrefetches.contains(where: { $0.request == request }) else { return }
+        if loadingSlots.isEmpty { startPrefetch(request, url: url) } else { deferredPrefetches.append((request, url)) }
+    }
+
+    private func startPrefetch(_ request: PrefetchRequest, url: URL) {
         pruneFinishedPrefetches()
         let context = ImageLoadContext(targetSize: request.target, storeInMemory: true)
-        prefetches[request] = (item.entry.location.url, prefetcher.prefetchURLs([item.entry.location.url], context: context))
+        prefetches[request] = (url, prefetcher.prefetchURLs([url], context: context))
     }
 
     /// Cancels a prefetch (the user turned around); its transfer stops unless a visible load joined it.
-    public func cancelPrefetch(_ request: PrefetchRequest) { prefetches.removeValue(forKey: request)?.token.cancel() }
+    public func cancelPrefetch(_ request: PrefetchRequest) {
+        deferredPrefetches.removeAll { $0.request == request }
+        prefetches.removeValue(forKey: request)?.token.cancel()
+    }
 
     /// Cancels everything (quit).
     public func cancelAll() {
         for slot in slots.values { slot.cancelCurrentImageLoad() }
         prefetcher.cancelPrefetching()
         prefetches.removeAll()
+        deferredPrefetches.removeAll()
+        loadingSlots.removeAll()
         adopted.removeAll()
         manager.cancelAll()
     }

@@ -14,6 +14,11 @@ public struct DownloadContext: Sendable {
     public var headers: [String: String]
     /// The response size cap for this request; nil uses the downloader's `maxResponseBytes`.
     public var maxResponseBytes: Int64?
+    /// Where the request waits among waiting requests of the same priority: a higher order starts
+    /// first; nil waits by arrival (the downloader's FIFO or LIFO). The gallery gives each new screen a
+    /// higher order than the last (the newest screen first) and, within a screen, each cell a lower
+    /// one than the cell before it (reading order from the selection), as a browser loads a page.
+    public var queueOrder: Int?
 
     /// Creates a context.
     public init(decodeOptions: DecodeOptions = DecodeOptions(), headers: [String: String] = [:], maxResponseBytes: Int64? = nil) {

@@ -68,7 +68,7 @@ public final class ImageDownloader: @unchecked Sendable {
         let outcome = state.withLock { state -> (operation: (any DownloadOperation)?, start: [any DownloadOperation]) in
             guard !state.invalidated else { return (nil, []) }
             if let existing = state.operations[url], existing.addHandler(handler) {
-                state.pending.update(existing, priority: existing.priority)
+                state.pending.update(existing, priority: existing.priority, order: context.queueOrder)
                 statistics.noteRequest(coalesced: true)
                 return (existing, [])
             }
@@ -76,7 +76,7 @@ public final class ImageDownloader: @unchecked Sendable {
             let operation = makeOperation(url: url, options: options, context: context, state: state)
             _ = operation.addHandler(handler)
             state.operations[url] = operation
-            state.pending.enqueue(operation, priority: operation.priority)
+            state.pending.enqueue(operation, priority: operation.priority, order: context.queueOrder)
             return (operation, Self.dequeueRunnable(&state))
         }
         guard let operation = outcome.operation else {

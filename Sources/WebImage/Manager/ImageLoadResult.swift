@@ -39,6 +39,9 @@ public struct ImageLoadContext: Sendable {
     public var headers: [String: String]
     /// Keep the decoded image in the memory cache (the prefetcher turns this off).
     public var storeInMemory: Bool
+    /// Where the download waits among waiting downloads of its priority (see
+    /// `DownloadContext.queueOrder`).
+    public var queueOrder: Int?
 
     /// Creates a context.
     public init(targetSize: PixelSize? = nil, headers: [String: String] = [:], storeInMemory: Bool = true) {

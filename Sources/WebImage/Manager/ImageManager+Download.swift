@@ -27,7 +27,8 @@ extension ImageManager {
         if let cached {
             for (name, value) in cached.validators.conditionalHeaders { headers[name] = value }
         }
-        let downloadContext = DownloadContext(decodeOptions: load.decodeOptions, headers: headers)
+        var downloadContext = DownloadContext(decodeOptions: load.decodeOptions, headers: headers)
+        downloadContext.queueOrder = load.context.queueOrder
         let options = Self.downloaderOptions(load.options, hasCachedImage: cached != nil)
         let token = downloader.downloadImage(
             with: load.url, options: options, context: downloadContext, progress: load.progress

@@ -99,6 +99,27 @@ struct ImageDownloaderTests {
         await server.stop()
     }
 
+    @Test("queue order: a newer screen's requests first, each screen in its own order, LIFO only between screens")
+    func queueOrderBetweenAndWithinScreens() async throws {
+        let server = try await LoopbackServer.start()
+        for i in 0..<6 { server.route("/q\(i)", .ok(DownloaderTestKit.fakeImageBytes(100))) }
+        var config = DownloaderTestKit.config(maxConcurrent: 1)
+        config.executionOrder = .lifo
+        let downloader = ImageDownloader(config: config)
+        downloader.isSuspended = true
+        let recorder = ResultRecorder()
+        // Screen 1 (order 100, 99, 98) then screen 2 (order 200, 199, 198), each in reading order.
+        for (i, order) in [(0, 100), (1, 99), (2, 98), (3, 200), (4, 199), (5, 198)] {
+            var context = DownloadContext()
+            context.queueOrder = order
+            downloader.downloadImage(with: server.url("/q\(i)"), context: context) { recorder.record($0) }
+        }
+        downloader.isSuspended = false
+        #expect(await recorder.wait(count: 6))
+        #expect(server.requests.map(\.path) == ["/q3", "/q4", "/q5", "/q0", "/q1", "/q2"])
+        await server.stop()
+    }
+
     @Test("raising a queued token's priority moves it; lowering moves it back")
     func livePriority() async throws {
         let server = try await LoopbackServer.start()
