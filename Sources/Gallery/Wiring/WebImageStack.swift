@@ -176,7 +176,7 @@ public final class WebImageStack: Sendable {
         guard let downloads = state.withLock({ $0.manager })?.downloader.statistics.snapshot else { return [] }
         let first = loads.timeToFirstImage.map { String(format: "%.2f s", $0) } ?? "-"
         return [
-            "  requests          \(downloads.requests) (\(downloads.transfers) transfers, \(downloads.coalesced) coalesced, \(downloads.cancelled) cancelled)",
+            "  requests          \(downloads.requests) (\(downloads.transfers) transfers, \(downloads.coalesced) coalesced, \(downloads.cancelled) cancelled, \(downloads.retries) retried)",
             "  images            \(loads.loaded) loaded, \(loads.memoryHits) memory hits, \(loads.diskHits) disk hits, \(loads.failures) failed",
             "  network bytes     \(GalleryItem.formatBytes(downloads.bytesReceived))",
             "  time to 1st image \(first)",

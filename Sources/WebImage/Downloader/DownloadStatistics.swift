@@ -14,6 +14,8 @@ public final class DownloadStatistics: Sendable {
         public var cancelled = 0
         /// Body bytes received over the network (all transfers).
         public var bytesReceived: Int64 = 0
+        /// Transfers tried again after a transient failure (reset, 502, 503, 504).
+        public var retries = 0
     }
 
     private let counters = Locked(Snapshot())
@@ -32,6 +34,8 @@ public final class DownloadStatistics: Sendable {
     }
 
     func noteCancelled() { counters.withLock { $0.cancelled += 1 } }
+
+    func noteRetry() { counters.withLock { $0.retries += 1 } }
 
     func noteBytes(_ count: Int) { counters.withLock { $0.bytesReceived += Int64(count) } }
 }

@@ -84,6 +84,7 @@ extension ImageDownloadOperation {
     /// (megabytes for a photo), and freeing the slot at once let fast transfers pile up finished
     /// bodies faster than the lanes decode them (hundreds of MB over loopback).
     func didComplete(_ result: Result<DownloadResponse, DownloadError>) {
+        if case .failure(let error) = result, retryIfTransient(error) { return }
         let outcome = state.withLock { state -> (data: Data, rest: Data, incremental: Bool)? in
             guard state.phase == .running else { return nil }
             state.phase = .finished

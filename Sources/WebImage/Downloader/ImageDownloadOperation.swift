@@ -24,6 +24,8 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         var rendersPartially: Bool?
         var partialInFlight = false
         var lastPartial: ContinuousClock.Instant?
+        /// Transfers tried so far beyond the first (at most one retry).
+        var retries = 0
     }
 
     /// The setup handed over by the downloader.
