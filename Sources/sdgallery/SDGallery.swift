@@ -55,6 +55,12 @@ struct SDGallery: ParsableCommand {
     @Flag(help: "Keep cookies set by the servers for later requests.")
     var cookies = false
 
+    @Option(name: .customLong("cacert"), help: ArgumentHelp("Trust the certificate authorities in this PEM file (a private CA) instead of the system's.", valueName: "file"))
+    var caCertificateFile: String?
+
+    @Option(help: ArgumentHelp("Send every request through this proxy (http://host:port); without it, http_proxy, https_proxy and no_proxy apply.", valueName: "url"))
+    var proxy: String?
+
     @Option(name: .customLong("cache-dir"), help: ArgumentHelp("Disk cache folder.", valueName: "D"))
     var cacheDir: String?
 
@@ -103,6 +109,12 @@ struct SDGallery: ParsableCommand {
             throw ValidationError("--header '\(TerminalText.sanitize(header))' is not of the form 'Name: value'.")
         }
         if (user == nil) != (password == nil) { throw ValidationError("--user and --password go together.") }
+        if let caCertificateFile, !FileManager.default.isReadableFile(atPath: caCertificateFile) {
+            throw ValidationError("--cacert '\(TerminalText.sanitize(caCertificateFile))': no readable file there.")
+        }
+        if let proxy, URL(string: proxy)?.host == nil, !proxy.contains(":") {
+            throw ValidationError("--proxy '\(TerminalText.sanitize(proxy))' is not a proxy URL (http://host:port).")
+        }
         if let memoryLimit, memoryLimit <= 0 { throw ValidationError("--memory-limit must be positive.") }
         if let diskLimit, diskLimit <= 0 { throw ValidationError("--disk-limit must be positive.") }
         if noDiskCache && cacheDir != nil { throw ValidationError("--no-disk-cache and --cache-dir contradict each other.") }
@@ -125,6 +137,8 @@ struct SDGallery: ParsableCommand {
         o.password = password
         o.insecure = insecure
         o.cookies = cookies
+        o.caCertificateFile = caCertificateFile
+        o.proxy = proxy
         o.cacheDirectory = cacheDir
         o.noDiskCache = noDiskCache
         o.memoryLimitMB = memoryLimit

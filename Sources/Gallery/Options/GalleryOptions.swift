@@ -62,6 +62,10 @@ public struct GalleryOptions: Sendable, Hashable {
     public var insecure = false
     /// Keep cookies between requests.
     public var cookies = false
+    /// `--cacert`: a PEM file of certificate authorities to trust.
+    public var caCertificateFile: String?
+    /// `--proxy`: the proxy for every request (else the environment's).
+    public var proxy: String?
     /// Disk cache folder; nil = the default under XDG_CACHE_HOME.
     public var cacheDirectory: String?
     /// Memory cache only.
@@ -122,7 +126,7 @@ public struct GalleryOptions: Sendable, Hashable {
         let headerText = headers.map { "\($0.name): \($0.value)" }.joined(separator: "|")
         return [listPath ?? "-none-", viewMode.rawValue, "\(columns ?? 0)", renderer.rawValue, colors?.rawValue ?? "auto",
                 "\(maxConcurrent)", order.rawValue, "\(timeout)", headerText, user ?? "", password ?? "", "\(insecure)",
-                "\(cookies)", cacheDirectory ?? "", "\(noDiskCache)", "\(memoryLimitMB ?? 0)", "\(diskLimitMB ?? 0)",
+                "\(cookies)", caCertificateFile ?? "", proxy ?? "", cacheDirectory ?? "", "\(noDiskCache)", "\(memoryLimitMB ?? 0)", "\(diskLimitMB ?? 0)",
                 "\(clearCache)", "\(refresh)", "\(noProgressive)", "\(printSheet)", "\(stats)", "\(probe)", "\(demo)", "\(demoRate)"]
             .joined(separator: ";")
     }

@@ -97,6 +97,8 @@ public final class WebImageStack: Sendable {
         downloaderConfig.downloadTimeout = options.timeout
         downloaderConfig.username = options.user
         downloaderConfig.password = options.password
+        downloaderConfig.caCertificateFile = options.caCertificateFile
+        downloaderConfig.proxy = options.proxy
         let downloader = ImageDownloader(config: downloaderConfig)
         for header in options.headers { downloader.setValue(header.value, forHTTPHeaderField: header.name) }
         return ImageManager(cache: ImageCache(config: cacheConfig), downloader: downloader)

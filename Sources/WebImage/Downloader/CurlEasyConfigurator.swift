@@ -56,6 +56,8 @@ enum CurlEasyConfigurator {
             setString(easy, CURLOPT_COOKIEFILE, "")
             if let share { _ = sdg_curl_easy_setopt_share(easy, share) }
         }
+        if let file = request.caCertificateFile { setString(easy, CURLOPT_CAINFO, file) }
+        if let proxy = request.proxy { setString(easy, CURLOPT_PROXY, proxy) }
         if request.allowInvalidCertificates {
             setLong(easy, CURLOPT_SSL_VERIFYPEER, 0)
             setLong(easy, CURLOPT_SSL_VERIFYHOST, 0)

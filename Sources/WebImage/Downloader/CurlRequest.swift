@@ -19,12 +19,17 @@ struct CurlRequest: Sendable {
     var handleCookies: Bool
     /// Skip TLS verification.
     var allowInvalidCertificates: Bool
+    /// Certificate authorities to trust (a PEM file); nil: the system's.
+    var caCertificateFile: String?
+    /// The proxy URL; nil: the environment's (`http_proxy`, `https_proxy`, `no_proxy`).
+    var proxy: String?
 
     /// Creates a request.
     init(
         url: URL, headers: [(name: String, value: String)] = [], timeout: Duration = .seconds(15),
         maxBytes: Int64 = 0, username: String? = nil, password: String? = nil,
-        handleCookies: Bool = false, allowInvalidCertificates: Bool = false
+        handleCookies: Bool = false, allowInvalidCertificates: Bool = false,
+        caCertificateFile: String? = nil, proxy: String? = nil
     ) {
         self.url = url
         self.headers = headers
@@ -34,6 +39,8 @@ struct CurlRequest: Sendable {
         self.password = password
         self.handleCookies = handleCookies
         self.allowInvalidCertificates = allowInvalidCertificates
+        self.caCertificateFile = caCertificateFile
+        self.proxy = proxy
     }
 }
 

@@ -116,7 +116,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(_, let limit, let announced?):
             return "too large: \(SizeText.size(announced)) announced, limit \(SizeText.size(limit))"
         case .tooLarge(_, let limit, nil): return "too large: over the \(SizeText.size(limit)) limit"
-        case .tlsFailure: return "TLS failure"
+        case .tlsFailure(_, let message): return Self.tlsSummary(message)
         case .tooManyRedirects(_, let limit): return "too many redirects (over \(limit))"
         case .redirectRefused(_, let target): return "redirect to \(Self.scheme(of: target)): refused"
         case .badContentEncoding(_, let encoding, _):
@@ -147,5 +147,28 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         guard let colon = target.firstIndex(of: ":") else { return "?" }
         let scheme = UntrustedText.sanitize(String(target[..<colon]), maxLength: 16)
         return scheme.isEmpty ? "?" : scheme
+    }
+
+    /// What a cell says of a TLS failure, short and specific, from curl's message: "TLS: self-signed
+    /// certificate", "TLS: unknown certificate authority", "TLS: certificate expired", "TLS: certificate
+    /// is for another host", else curl's own words.
+    static func tlsSummary(_ message: String) -> String {
+        let text = UntrustedText.sanitize(message, maxLength: 200)
+        let lower = text.lowercased()
+        let problem: String
+        if lower.contains("self-signed") || lower.contains("self signed") {
+            problem = "self-signed certificate"
+        } else if lower.contains("unable to get local issuer") || lower.contains("unknown ca") {
+            problem = "unknown certificate authority"
+        } else if lower.contains("expired") {
+            problem = "certificate expired"
+        } else if lower.contains("subject name") || lower.contains("does not match target host") {
+            problem = "certificate is for another host"
+        } else if let range = lower.range(of: "certificate problem: ") {
+            problem = String(String(text[range.upperBound...]).prefix(60))
+        } else {
+            problem = text.isEmpty ? "handshake failed" : String(text.prefix(60))
+        }
+        return "TLS: " + problem
     }
 }

@@ -91,12 +91,17 @@ public struct DownloadOperationSetup: Sendable {
     let session: CurlSession
     /// The downloader's counters (bytes received are added by the operation).
     var statistics = DownloadStatistics()
+    /// Certificate authorities to trust (a PEM file); nil: the system's.
+    var caCertificateFile: String?
+    /// The proxy; nil: the environment's.
+    var proxy: String?
 
     /// The `CurlRequest` for this operation.
     var curlRequest: CurlRequest {
         CurlRequest(
             url: url, headers: headers, timeout: timeout, maxBytes: maxResponseBytes,
             username: username, password: password, handleCookies: options.contains(.handleCookies),
-            allowInvalidCertificates: options.contains(.allowInvalidSSLCertificates))
+            allowInvalidCertificates: options.contains(.allowInvalidSSLCertificates),
+            caCertificateFile: caCertificateFile, proxy: proxy)
     }
 }

@@ -16,6 +16,8 @@ extension ImageDownloader {
             onFinish: { [weak self] operation in self?.operationDidFinish(operation) },
             username: config.username, password: config.password, session: state.session)
         setup.statistics = statistics
+        setup.caCertificateFile = config.caCertificateFile
+        setup.proxy = config.proxy
         return config.operationType.init(setup: setup)
     }
 

@@ -40,6 +40,12 @@ public struct ImageDownloaderConfig: Sendable {
     public var username: String?
     /// Basic auth password.
     public var password: String?
+    /// A PEM file of certificate authorities to trust instead of the system's (curl's `--cacert`),
+    /// e.g. a private CA; nil: the system's store.
+    public var caCertificateFile: String?
+    /// The proxy for every request (curl's `--proxy`, e.g. `http://127.0.0.1:8888`); nil: libcurl reads
+    /// `http_proxy`, `https_proxy` and `no_proxy` from the environment itself.
+    public var proxy: String?
     /// Last word on each request's headers: (url, headers) → headers to send.
     public var headersFilter: (@Sendable (URL, [String: String]) -> [String: String])?
     /// The operation type (tests inject their own).
