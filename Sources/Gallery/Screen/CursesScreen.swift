@@ -93,10 +93,10 @@ public final class CursesScreen: Screen {
                                changedRows: FrameWriter.changedRows(from: previous, to: grid))
         lastGrid = grid
         if repaintAll { sdg_curses_force_repaint() }
-        for row in plan.staleRows { _ = sdg_curses_redraw_rows(Int32(row), 1) }
         write(writer.frameStart)
+        write(FrameWriter.clearing(plan.cleared, erasing: plan.erased))
         _ = sdg_curses_update()
-        write(FrameWriter.bytes(for: plan.emit, erasing: plan.erased))
+        write(FrameWriter.bytes(for: plan.emit))
         write(writer.frameEnd)
         sdg_curses_flush()
     }
