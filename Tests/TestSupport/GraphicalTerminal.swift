@@ -37,7 +37,11 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
         let number = try Self.claimDisplay(in: displays)
         display = ":\(number)"
         pids.withLock { $0.append(Self.spawn("/usr/bin/Xvfb", [display, "-screen", "0", "1600x1000x24", "+extension", "GLX", "-nolisten", "tcp"], environment: [:])) }
-        guard Self.waitUntil(timeout: 20, { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") }) else {
+        // Ready when it accepts a client (the socket appears a little before that).
+        guard Self.waitUntil(timeout: 20, {
+            FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+                && (try? Self.run("/usr/bin/xdotool", ["getdisplaygeometry"], environment: ["DISPLAY": ":\(number)"], timeout: 5).status) == 0
+        }) else {
             stop()
             throw TerminalError(message: "Xvfb \(display) did not start")
         }

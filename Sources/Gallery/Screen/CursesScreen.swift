@@ -108,6 +108,9 @@ public final class CursesScreen: Screen {
         if repaintAll { sdg_curses_force_repaint() }
         write(writer.frameStart)
         write(FrameWriter.clearing(plan.cleared, erasing: plan.erased))
+        // ncurses writes its own output buffer straight to the descriptor in doupdate(): what stdio
+        // holds must reach the terminal first, or the erase lands after (and wipes) the new text.
+        sdg_curses_flush()
         _ = sdg_curses_update()
         write(FrameWriter.bytes(for: plan.emit))
         write(writer.frameEnd)

@@ -78,4 +78,61 @@ struct XtermSixelGalleryTests {
         // Captions are text in the default (black) foreground: allow their glyphs, not image-wide rows.
         #expect(black < 0.01, "black pixels: share \(black) (\(shot))")
     }
+
+    /// Images of several shapes and colours, `count` list entries cycling through them.
+    static func mixedList(in dir: URL, count: Int) async throws {
+        let shapes = [("a.png", "#e01010", "400x300"), ("b.png", "#10c020", "200x400"), ("c.png", "#1030e0", "500x150"),
+                      ("d.png", "#e0c010", "300x300"), ("e.png", "#c010c0", "120x360"), ("f.png", "#10c0c0", "640x200")]
+        for (name, colour, size) in shapes { try await EndToEnd.makeImagesAsync(in: dir, [(name, colour)], size: size) }
+        let lines = (0..<count).map { "\(shapes[($0 * 5 + $0 / 7) % shapes.count].0) Item\($0)" }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: dir.appendingPathComponent("list.txt"))
+    }
+
+    /// After `keys`, once the screen settles, it must equal the screen after Ctrl-L (a full repaint):
+    /// nothing left over from earlier frames.
+    static func screenOracle(_ kind: GraphicalTerminal.Kind, keys: [[String]], label: String) async throws {
+        let dir = try Fixtures.temporaryDirectory("gallery-oracle")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await mixedList(in: dir, count: 60)
+        let before = dir.appendingPathComponent("\(kind)-\(label)-keys.png").path
+        let after = dir.appendingPathComponent("\(kind)-\(label)-repaint.png").path
+        let diff = dir.appendingPathComponent("\(kind)-\(label)-diff.png").path
+        let settled = try await Blocking.run { () throws -> Bool in
+            let terminal = try GraphicalTerminal(kind: kind, command: Self.gallery(dir, "list.txt"), directory: dir.path, size: (110, 34))
+            defer { terminal.stop() }
+            _ = try terminal.settledScreenshot(to: before)
+            for group in keys {
+                try terminal.xdotool(["key", "--delay", "150"] + group)
+                _ = try terminal.settledScreenshot(to: before, interval: 0.7)
+            }
+            let first = try terminal.settledScreenshot(to: before)
+            try terminal.key("ctrl+l")
+            let second = try terminal.settledScreenshot(to: after)
+            return first && second
+        }
+        #expect(settled, "the screen did not settle")
+        let differing = try await Blocking.run { try GraphicalTerminal.differingPixels(before, after, diff: diff) }
+        keep([before, after, diff])
+        #expect(differing == 0, "\(differing) pixels differ from the repainted screen after \(label) (\(before))")
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func scrollingAndPagingLeaveNothingBehindInXterm() async throws {
+        try await Self.screenOracle(.xterm, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"],
+                                                   ["shift+g"], ["g"], ["j", "j", "j", "j", "j", "j"]], label: "scroll")
+    }
+
+    static let viewKeys = [["l", "Return"], ["q"], ["v"], ["v"], ["j", "Return"], ["Escape"]]
+
+    @Test(.timeLimit(.minutes(3)))
+    func fullViewAndListToggleLeaveNothingBehindInXterm() async throws {
+        try await Self.screenOracle(.xterm, keys: Self.viewKeys, label: "views")
+    }
+
+    @Test(.timeLimit(.minutes(3)), .enabled(if: GraphicalTerminal.missingTools(for: .mlterm) == nil, "needs mlterm"))
+    func scrollingAndViewsLeaveNothingBehindInMlterm() async throws {
+        try await Self.screenOracle(.mlterm, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]] + Self.viewKeys,
+                                    label: "mlterm")
+    }
 }
+
