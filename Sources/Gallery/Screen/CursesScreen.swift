@@ -102,7 +102,11 @@ public final class CursesScreen: Screen {
                 put(cell, column: column, row: row)
             }
         }
-        let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || previous == nil,
+        // When rows of text moved, curses may scroll them (its hash optimisation runs whatever idlok
+        // says), and the terminal moves the images on them too: then every blank cell is erased after
+        // the text and every image written again.
+        let moved = previous.map { FrameWriter.rowsMoved(from: $0, to: grid) } ?? false
+        let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || previous == nil || moved,
                                changedRows: FrameWriter.changedRows(from: previous, to: grid))
         lastGrid = grid
         if repaintAll { sdg_curses_force_repaint() }
@@ -112,6 +116,7 @@ public final class CursesScreen: Screen {
         // holds must reach the terminal first, or the erase lands after (and wipes) the new text.
         sdg_curses_flush()
         _ = sdg_curses_update()
+        if moved { write(FrameWriter.clearing(FrameWriter.blankRuns(of: grid, outside: []))) }
         write(FrameWriter.bytes(for: plan.emit))
         write(writer.frameEnd)
         sdg_curses_flush()

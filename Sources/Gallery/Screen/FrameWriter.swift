@@ -72,6 +72,44 @@ public struct FrameWriter: Sendable {
     /// Bytes that end a frame (synchronized output off).
     public var frameEnd: [UInt8] { synchronizedOutput ? Array("\u{1B}[?2026l".utf8) : [] }
 
+    /// Whether a changed, non-blank row of `new` equals another row of `old`: text moved vertically,
+    /// so curses may scroll lines (moving the images the terminal shows on them).
+    public static func rowsMoved(from old: CellGrid, to new: CellGrid) -> Bool {
+        guard old.size == new.size else { return false }
+        let width = new.size.columns
+        let oldRows = (0..<old.size.rows).map { old.cells[($0 * width)..<(($0 + 1) * width)] }
+        var seen: [ArraySlice<ScreenCell>: [Int]] = [:]
+        for (index, row) in oldRows.enumerated() { seen[row, default: []].append(index) }
+        for row in 0..<new.size.rows {
+            let line = new.cells[(row * width)..<((row + 1) * width)]
+            guard line != oldRows[row], line.contains(where: { $0 != .blank }) else { continue }
+            if seen[line]?.contains(where: { $0 != row }) == true { return true }
+        }
+        return false
+    }
+
+    /// The runs of blank cells (`ScreenCell.blank`) of `grid` outside every placement in `placements`,
+    /// one single-row rectangle each, above the last row. Erasing them after the text is drawn removes
+    /// whatever the terminal still shows there that the text layer does not know about: images the
+    /// terminal moved when curses scrolled lines (tmux half-blocks moved by a scroll region).
+    public static func blankRuns(of grid: CellGrid, outside placements: [BitmapPlacement]) -> [CellRect] {
+        var runs: [CellRect] = []
+        let rows = max(0, grid.size.rows - 1)
+        for row in 0..<rows {
+            var start: Int? = nil
+            for column in 0...grid.size.columns {
+                let free = column < grid.size.columns && grid[column, row] == .blank
+                    && !placements.contains(where: { $0.rect.contains(column: column, row: row) })
+                if free, start == nil { start = column }
+                if !free, let first = start {
+                    runs.append(CellRect(column: first, row: row, columns: column - first, rows: 1))
+                    start = nil
+                }
+            }
+        }
+        return runs
+    }
+
     /// The bytes that remove what `erased` and `cleared` show: save cursor, the erase bytes of
     /// `erased` (kitty deletes), then attributes off and `CSI n X` (erase characters) on each row of
     /// each rectangle; restore cursor. Written before the text of the frame. Empty when there is

@@ -83,6 +83,24 @@ import Testing
         #expect(FrameWriter.changedRows(from: a, to: b) == [0, 2])
     }
 
+    @Test func rowsThatMovedAreSeenAndBlankRunsSkipPlacements() {
+        var old = CellGrid(size: TermSize(columns: 6, rows: 5))
+        old.put("ab", column: 0, row: 1)
+        var scrolled = CellGrid(size: old.size)
+        scrolled.put("ab", column: 0, row: 3)
+        #expect(FrameWriter.rowsMoved(from: old, to: scrolled))
+        var edited = old
+        edited.put("cd", column: 0, row: 1)
+        #expect(!FrameWriter.rowsMoved(from: old, to: edited))
+        let image = placement(2, 0, id: 1, columns: 2, rows: 2)
+        // Row 1 "ab" then blanks: the run after the text, minus the image's columns 2-3; the last row never.
+        #expect(FrameWriter.blankRuns(of: old, outside: [image]) == [
+            CellRect(column: 0, row: 0, columns: 2, rows: 1), CellRect(column: 4, row: 0, columns: 2, rows: 1),
+            CellRect(column: 4, row: 1, columns: 2, rows: 1),
+            CellRect(column: 0, row: 2, columns: 6, rows: 1), CellRect(column: 0, row: 3, columns: 6, rows: 1),
+        ])
+    }
+
     @Test func textChangesOnAnImageRowRewriteIt() {
         var writer = FrameWriter()
         let terminal = TermSize(columns: 40, rows: 10)
