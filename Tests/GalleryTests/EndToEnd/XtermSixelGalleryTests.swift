@@ -90,7 +90,17 @@ struct XtermSixelGalleryTests {
 
     /// After `keys`, once the screen settles, it must equal the screen after Ctrl-L (a full repaint):
     /// nothing left over from earlier frames.
-    static func screenOracle(_ kind: GraphicalTerminal.Kind, keys: [[String]], label: String) async throws {
+    /// The share of `shot` (cropped to `crop`) in any of the mixed list's image colours.
+    static func imageShare(_ shot: String, crop: String) throws -> Double {
+        var arguments = [shot, "-crop", crop, "+repage", "-fuzz", "12%", "-fill", "white"]
+        for colour in ["#e01010", "#10c020", "#1030e0", "#e0c010", "#c010c0", "#10c0c0"] { arguments += ["-opaque", colour] }
+        let out = try EndToEnd.run("/usr/bin/convert", arguments + ["-fill", "black", "+opaque", "white", "-format", "%[fx:mean]", "info:"])
+        return Double(out.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// Returns the screenshot taken after the keys (deleted with the directory: check it inside `inspect`).
+    static func screenOracle(_ kind: GraphicalTerminal.Kind, keys: [[String]], label: String,
+                             inspect: (String) throws -> Void = { _ in }) async throws {
         let dir = try Fixtures.temporaryDirectory("gallery-oracle")
         defer { try? FileManager.default.removeItem(at: dir) }
         try await mixedList(in: dir, count: 60)
@@ -113,6 +123,7 @@ struct XtermSixelGalleryTests {
         #expect(settled, "the screen did not settle")
         let differing = try await Blocking.run { try GraphicalTerminal.differingPixels(before, after, diff: diff) }
         keep([before, after, diff])
+        try inspect(before)
         #expect(differing == 0, "\(differing) pixels differ from the repainted screen after \(label) (\(before))")
     }
 
@@ -134,5 +145,17 @@ struct XtermSixelGalleryTests {
         try await Self.screenOracle(.mlterm, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]] + Self.viewKeys,
                                     label: "mlterm")
     }
-}
 
+    @Test(.timeLimit(.minutes(3)), .enabled(if: GraphicalTerminal.missingTools(for: .kitty) == nil, "needs kitty"))
+    func scrollingAndViewsLeaveNothingBehindInKitty() async throws {
+        // The screen equals its repaint, but most kitty images are missing from both after scrolling
+        // (every placement is p=1 and `d=i` deletes all placements of an image): issue 12 part B.
+        try await Self.screenOracle(.kitty, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]] + Self.viewKeys,
+                                    label: "kitty") { shot in
+            let share = try Self.imageShare(shot, crop: "1500x800+0+0")
+            withKnownIssue("kitty placements (issue 12 part B)", isIntermittent: true) {
+                #expect(share > 0.2, "images missing in kitty: share \(share)")
+            }
+        }
+    }
+}
