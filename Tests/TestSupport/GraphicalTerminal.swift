@@ -211,7 +211,8 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
     }
 
     /// Runs a short program to completion (killed after `timeout`): status, stdout, stderr.
-    static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double) throws -> (status: Int32, out: String, err: String) {
+    @discardableResult
+    public static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double) throws -> (status: Int32, out: String, err: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gt-\(getpid())-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
