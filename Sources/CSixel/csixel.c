@@ -96,7 +96,7 @@ static void sdg_sixel_refine_palette(sixel_dither_t *dither, const unsigned char
     free(sums);
 }
 
-int sdg_sixel_encode_rgb(const unsigned char *rgb, int width, int height, int colors, int diffusion,
+static int sdg_sixel_encode_opaque(const unsigned char *rgb, int width, int height, int colors, int diffusion,
                          unsigned char **out, size_t *out_length) {
     *out = NULL;
     *out_length = 0;
@@ -128,6 +128,63 @@ done:
     if (dither) sixel_dither_unref(dither);
     if (output) sixel_output_unref(output);
     free(sink.bytes);
+    return status;
+}
+
+/// Writes `stream` again with the pixels `mask` marks as key colour: decode to indices, give the
+/// marked pixels one extra palette entry, encode the indices (PAL8, no second quantisation) with
+/// that entry as libsixel's key colour, which the encoder never draws.
+static int sdg_sixel_key_out(const unsigned char *stream, size_t stream_length, const unsigned char *mask,
+                             int width, int height, unsigned char **out, size_t *out_length) {
+    unsigned char *indexed = NULL, *palette = NULL;
+    int w = 0, h = 0, ncolors = 0;
+    sdg_sixel_sink sink = {0};
+    sixel_output_t *output = NULL;
+    sixel_dither_t *dither = NULL;
+    SIXELSTATUS status = sixel_decode_raw((unsigned char *)stream, (int)stream_length, &indexed, &w, &h,
+                                          &palette, &ncolors, NULL);
+    if (SIXEL_FAILED(status)) goto done;
+    if (w != width || h != height || ncolors <= 0 || ncolors > 255) { status = SIXEL_BAD_INPUT; goto done; }
+    unsigned char keyed_palette[256 * 3] = {0};
+    memcpy(keyed_palette, palette, (size_t)ncolors * 3);
+    for (size_t i = 0; i < (size_t)w * (size_t)h; i++) {
+        if (mask[i]) indexed[i] = (unsigned char)ncolors;
+    }
+    status = sixel_output_new(&output, sdg_sixel_write, &sink, NULL);
+    if (SIXEL_FAILED(status)) goto done;
+    sixel_output_set_8bit_availability(output, 0);
+    status = sixel_dither_new(&dither, ncolors + 1, NULL);
+    if (SIXEL_FAILED(status)) goto done;
+    sixel_dither_set_palette(dither, keyed_palette);
+    sixel_dither_set_pixelformat(dither, SIXEL_PIXELFORMAT_PAL8);
+    sixel_dither_set_transparent(dither, ncolors);
+    status = sixel_encode(indexed, w, h, 1, dither, output);
+    if (SIXEL_FAILED(status)) goto done;
+    if (sink.failed) { status = SIXEL_BAD_ALLOCATION; goto done; }
+    *out = sink.bytes;
+    *out_length = sink.length;
+    sink.bytes = NULL;
+done:
+    if (dither) sixel_dither_unref(dither);
+    if (output) sixel_output_unref(output);
+    free(sink.bytes);
+    free(indexed);
+    free(palette);
+    return status;
+}
+
+int sdg_sixel_encode_rgb(const unsigned char *rgb, const unsigned char *mask, int width, int height, int colors,
+                         int diffusion, unsigned char **out, size_t *out_length) {
+    *out = NULL;
+    *out_length = 0;
+    if (!mask) return sdg_sixel_encode_opaque(rgb, width, height, colors, diffusion, out, out_length);
+    unsigned char *opaque = NULL;
+    size_t opaque_length = 0;
+    int status = sdg_sixel_encode_opaque(rgb, width, height, colors > 255 ? 255 : colors, diffusion, &opaque,
+                                         &opaque_length);
+    if (SIXEL_FAILED(status)) return status;
+    status = sdg_sixel_key_out(opaque, opaque_length, mask, width, height, out, out_length);
+    free(opaque);
     return status;
 }
 

@@ -31,6 +31,8 @@ public final class GalleryApp {
     var keys = KeyMap()
     var images: [SlotID: Image] = [:]
     var painted: [SlotID: (image: UInt64, cells: TermSize, painted: PaintedImage)] = [:]
+    /// Items shown from the memory or disk cache (the status bar's "N cached").
+    var cachedItems = Set<Int>()
     var dirty = true
     var repaintAll = true
     var animation = FullViewAnimation()
@@ -188,7 +190,7 @@ public final class GalleryApp {
             model.setState(.partial, of: binding.index)
         case .final(let image, let details):
             images[slot] = image
-            if details.origin == "memory" || details.origin == "disk" { status.cacheHits += 1 }
+            countCached(binding.index, cached: details.origin == "memory" || details.origin == "disk")
             model.setState(.final, of: binding.index)
             model.setInfo(of: binding.index, pixelSize: details.pixelSize, byteCount: details.byteCount, format: details.format, origin: details.origin)
         case .failed(let message):
@@ -227,6 +229,13 @@ public final class GalleryApp {
         source.bind(slot: slot, item: model.items[binding.index], targetSize: binding.target, options: options.union(loadOptions)) { [weak self] update in
             self?.apply(update, to: slot)
         }
+    }
+
+    /// Counts the items whose image came from the memory or disk cache (not cache hits: one item
+    /// rebound ten times counts once, so the count never exceeds the number of images).
+    func countCached(_ index: Int, cached: Bool) {
+        let changed = cached ? cachedItems.insert(index).inserted : cachedItems.remove(index) != nil
+        if changed { status.cacheHits = cachedItems.count }
     }
 
     func updatePendingCount() {

@@ -5,7 +5,7 @@ public struct StatusInfo: Sendable, Hashable {
     public var activeDownloads = 0
     /// Transfers waiting for a slot.
     public var queuedDownloads = 0
-    /// Images served from the memory or disk cache.
+    /// Items whose image came from the memory or disk cache (each item once).
     public var cacheHits = 0
     /// Bytes received so far.
     public var bytesReceived: Int64 = 0

@@ -76,7 +76,8 @@ public enum GalleryRunner {
         let caps = components.probe(options)
         let screen: CursesScreen
         do {
-            screen = try CursesScreen(synchronizedOutput: caps?.syncOutput ?? env.supportsSynchronizedOutput)
+            screen = try CursesScreen(synchronizedOutput: caps?.syncOutput ?? env.supportsSynchronizedOutput,
+                                      probedCellPixels: caps?.cellPixelSize.map { PixelSize(width: $0.width, height: $0.height) })
         } catch {
             stderr("sdgallery: \(error.description)\n")
             return 1
@@ -90,8 +91,7 @@ public enum GalleryRunner {
             return 1
         }
         screen.installSignalHandlers(wakeDescriptor: inbox.wakeWriteDescriptor)
-        let cellPixels = caps?.cellPixelSize.map { PixelSize(width: $0.width, height: $0.height) } ?? screen.cellPixels
-        var model = GalleryModel(items: list.entries.map(GalleryItem.init), terminal: screen.size, cellPixels: cellPixels,
+        var model = GalleryModel(items: list.entries.map(GalleryItem.init), terminal: screen.size, cellPixels: screen.cellPixels,
                                  mode: options.viewMode, columnsOverride: options.columns)
         model.prefetchScreens = 1
         guard let app = try? GalleryApp(model: model, screen: screen, source: components.makeSource(options, inbox),

@@ -1,6 +1,7 @@
 import CNcurses
 import Foundation
 import ImageCodecs
+import TerminalGraphics
 
 /// What the environment and `TIOCGWINSZ` say about the terminal, without writing a query. The full
 /// probe (XTVERSION, DA1, kitty, CSI 16 t) is TerminalGraphics' and replaces this when wired.
@@ -35,13 +36,23 @@ public struct TerminalEnvironment: Sendable, Hashable {
             cellPixelsMeasured: measured)
     }
 
-    /// Colour depth the environment suggests.
+    /// The TerminalGraphics hints for these variables (the one set of detection rules).
+    public var hints: EnvironmentHints {
+        var env: [String: String] = [:]
+        env["TERM"] = term
+        env["COLORTERM"] = colorTerm
+        env["TERM_PROGRAM"] = termProgram
+        if inTmux { env["TMUX"] = "1" }
+        return EnvironmentHints(environment: env)
+    }
+
+    /// Colour depth the environment suggests (`EnvironmentHints`; no colour counts as 16).
     public var colorDepth: ColorChoice {
-        let ct = (colorTerm ?? "").lowercased()
-        if ct == "truecolor" || ct == "24bit" || inTmux { return .truecolor }
-        if (term ?? "").contains("256color") || term == "xterm" { return .palette256 }
-        if term == "linux" || term == "vt100" || term == "vt220" || term == "screen" { return .basic16 }
-        return .truecolor
+        switch hints.colorDepth {
+        case .truecolor: .truecolor
+        case .color256: .palette256
+        case .color16, .mono: .basic16
+        }
     }
 
     /// Whether frames can be wrapped in synchronized output (mode 2026) without a probe.

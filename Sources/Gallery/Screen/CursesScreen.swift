@@ -21,12 +21,16 @@ public final class CursesScreen: Screen {
     private let mouse: Bool
     /// The current size in cells.
     public private(set) var size: TermSize
-    /// Pixel size of one cell, from `TIOCGWINSZ` when sane, else 8×16.
+    /// Pixel size of one cell: from `TIOCGWINSZ` when sane, else what the probe's `CSI 16 t` reply
+    /// said, else 8×16. Read again after every resize.
     public private(set) var cellPixels: PixelSize
+    /// The cell pixel size the terminal reported to the probe, if it did.
+    private let probedCellPixels: PixelSize?
 
     /// Opens the terminal on stdin/stdout. `synchronizedOutput` wraps frames in mode 2026; `mouse`
-    /// turns on SGR mouse reports. Throws when curses cannot use the terminal (unknown TERM).
-    public init(synchronizedOutput: Bool, mouse: Bool = true) throws(ScreenError) {
+    /// turns on SGR mouse reports; `probedCellPixels` is the cell size the probe learnt (used when
+    /// `TIOCGWINSZ` reports no pixels). Throws when curses cannot use the terminal (unknown TERM).
+    public init(synchronizedOutput: Bool, mouse: Bool = true, probedCellPixels: PixelSize? = nil) throws(ScreenError) {
         guard let screen = sdg_curses_open() else {
             throw ScreenError(message: "unknown or unusable terminal type (TERM)")
         }
@@ -34,8 +38,9 @@ public final class CursesScreen: Screen {
         writer = FrameWriter(synchronizedOutput: synchronizedOutput)
         colors = Int(sdg_curses_start_colors())
         self.mouse = mouse
+        self.probedCellPixels = probedCellPixels
         size = TermSize(columns: Int(sdg_curses_cols()), rows: Int(sdg_curses_lines()))
-        cellPixels = PixelSize(width: 8, height: 16)
+        cellPixels = probedCellPixels ?? PixelSize(width: 8, height: 16)
         _ = updateSize()
         if mouse { sdg_curses_write("\u{1B}[?1000h\u{1B}[?1006h", 16) }
         sdg_curses_flush()
@@ -67,13 +72,21 @@ public final class CursesScreen: Screen {
         if sdg_curses_winsize(1, &rows, &cols, &xpixel, &ypixel) == 0, rows > 0, cols > 0 {
             if Int(rows) != size.rows || Int(cols) != size.columns { _ = sdg_curses_resize(rows, cols) }
             size = TermSize(columns: Int(cols), rows: Int(rows))
-            if xpixel >= 2 * cols, ypixel >= 4 * rows {
-                cellPixels = PixelSize(width: Int(xpixel / cols), height: Int(ypixel / rows))
-            }
+            cellPixels = Self.cellPixels(columns: Int(cols), rows: Int(rows), xpixel: Int(xpixel), ypixel: Int(ypixel),
+                                         probed: probedCellPixels)
         }
         lastGrid = nil
         writer.reset()
         return size
+    }
+
+    /// The cell pixel size for a `TIOCGWINSZ` reply: its pixels divided by cells when sane, else the
+    /// probed size, else 8×16.
+    static func cellPixels(columns: Int, rows: Int, xpixel: Int, ypixel: Int, probed: PixelSize?) -> PixelSize {
+        if columns > 0, rows > 0, xpixel >= 2 * columns, ypixel >= 4 * rows {
+            return PixelSize(width: xpixel / columns, height: ypixel / rows)
+        }
+        return probed ?? PixelSize(width: 8, height: 16)
     }
 
     /// Draws the text through curses, then the placements through the frame writer.
@@ -89,14 +102,22 @@ public final class CursesScreen: Screen {
                 put(cell, column: column, row: row)
             }
         }
-        let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || previous == nil,
+        // When rows of text moved, curses may scroll them (its hash optimisation runs whatever idlok
+        // says), and the terminal moves the images on them too: then every blank cell is erased after
+        // the text and every image written again.
+        let moved = previous.map { FrameWriter.rowsMoved(from: $0, to: grid) } ?? false
+        let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || previous == nil || moved,
                                changedRows: FrameWriter.changedRows(from: previous, to: grid))
         lastGrid = grid
         if repaintAll { sdg_curses_force_repaint() }
-        for row in plan.staleRows { _ = sdg_curses_redraw_rows(Int32(row), 1) }
         write(writer.frameStart)
+        write(FrameWriter.clearing(plan.cleared, erasing: plan.erased))
+        // ncurses writes its own output buffer straight to the descriptor in doupdate(): what stdio
+        // holds must reach the terminal first, or the erase lands after (and wipes) the new text.
+        sdg_curses_flush()
         _ = sdg_curses_update()
-        write(FrameWriter.bytes(for: plan.emit, erasing: plan.erased))
+        if moved { write(FrameWriter.clearing(FrameWriter.blankRuns(of: grid, outside: []))) }
+        write(FrameWriter.bytes(for: plan.emit))
         write(writer.frameEnd)
         sdg_curses_flush()
     }

@@ -6,13 +6,15 @@
 public struct FrameWriter: Sendable {
     /// What to do for one frame.
     public struct Plan: Sendable, Hashable {
-        /// Rows the terminal must rewrite from the text grid because an image left them (curses
-        /// `wredrawln`): the text layer does not know the image was there.
-        public var staleRows: [Int] = []
+        /// Rectangles whose old pixels must go before the text is drawn: every placement that left or
+        /// changed (other image, other size, text now). Erased explicitly (`ECH` per row), whatever the
+        /// text layer believes is there: curses thinks those cells are blank, and text erases sixel
+        /// pixels and half-block text alike.
+        public var cleared: [CellRect] = []
         /// Placements to write after the text, in order.
         public var emit: [BitmapPlacement] = []
         /// Placements that went away and carry `erase` bytes (kitty): their erase bytes are written
-        /// before `emit`.
+        /// with the cleared rectangles.
         public var erased: [BitmapPlacement] = []
     }
 
@@ -36,18 +38,14 @@ public struct FrameWriter: Sendable {
                 && p.rect.maxRow <= terminal.rows - 1 && p.rect.maxColumn <= terminal.columns
         }
         var plan = Plan()
-        var stale = Set<Int>()
         for old in shown where !usable.contains(old) {
             if !old.image.erase.isEmpty { plan.erased.append(old) }
-            // The image left (or shrank): the text layer must rewrite its rows.
-            if !usable.contains(where: { $0.rect.covers(old.rect) }) {
-                for row in old.rect.row..<old.rect.maxRow { stale.insert(row) }
-            }
+            plan.cleared.append(old.rect)
         }
-        plan.staleRows = stale.sorted()
         for placement in usable {
             let rows = placement.rect.row..<placement.rect.maxRow
-            if repaintAll || !shown.contains(placement) || rows.contains(where: { stale.contains($0) || changedRows.contains($0) }) {
+            if repaintAll || !shown.contains(placement) || rows.contains(where: { changedRows.contains($0) })
+                || plan.cleared.contains(where: { $0.intersects(placement.rect) }) {
                 plan.emit.append(placement)
             }
         }
@@ -73,6 +71,63 @@ public struct FrameWriter: Sendable {
     public var frameStart: [UInt8] { synchronizedOutput ? Array("\u{1B}[?2026h".utf8) : [] }
     /// Bytes that end a frame (synchronized output off).
     public var frameEnd: [UInt8] { synchronizedOutput ? Array("\u{1B}[?2026l".utf8) : [] }
+
+    /// Whether a changed, non-blank row of `new` equals another row of `old`: text moved vertically,
+    /// so curses may scroll lines (moving the images the terminal shows on them).
+    public static func rowsMoved(from old: CellGrid, to new: CellGrid) -> Bool {
+        guard old.size == new.size else { return false }
+        let width = new.size.columns
+        let oldRows = (0..<old.size.rows).map { old.cells[($0 * width)..<(($0 + 1) * width)] }
+        var seen: [ArraySlice<ScreenCell>: [Int]] = [:]
+        for (index, row) in oldRows.enumerated() { seen[row, default: []].append(index) }
+        for row in 0..<new.size.rows {
+            let line = new.cells[(row * width)..<((row + 1) * width)]
+            guard line != oldRows[row], line.contains(where: { $0 != .blank }) else { continue }
+            if seen[line]?.contains(where: { $0 != row }) == true { return true }
+        }
+        return false
+    }
+
+    /// The runs of blank cells (`ScreenCell.blank`) of `grid` outside every placement in `placements`,
+    /// one single-row rectangle each, above the last row. Erasing them after the text is drawn removes
+    /// whatever the terminal still shows there that the text layer does not know about: images the
+    /// terminal moved when curses scrolled lines (tmux half-blocks moved by a scroll region).
+    public static func blankRuns(of grid: CellGrid, outside placements: [BitmapPlacement]) -> [CellRect] {
+        var runs: [CellRect] = []
+        let rows = max(0, grid.size.rows - 1)
+        for row in 0..<rows {
+            var start: Int? = nil
+            for column in 0...grid.size.columns {
+                let free = column < grid.size.columns && grid[column, row] == .blank
+                    && !placements.contains(where: { $0.rect.contains(column: column, row: row) })
+                if free, start == nil { start = column }
+                if !free, let first = start {
+                    runs.append(CellRect(column: first, row: row, columns: column - first, rows: 1))
+                    start = nil
+                }
+            }
+        }
+        return runs
+    }
+
+    /// The bytes that remove what `erased` and `cleared` show: save cursor, the erase bytes of
+    /// `erased` (kitty deletes), then attributes off and `CSI n X` (erase characters) on each row of
+    /// each rectangle; restore cursor. Written before the text of the frame. Empty when there is
+    /// nothing to remove.
+    public static func clearing(_ cleared: [CellRect], erasing erased: [BitmapPlacement] = []) -> [UInt8] {
+        guard !cleared.isEmpty || !erased.isEmpty else { return [] }
+        var out: [UInt8] = Array("\u{1B}7".utf8)
+        for gone in erased { out += gone.image.erase }
+        if !cleared.isEmpty { out += Array("\u{1B}[0m".utf8) }
+        for rect in cleared where !rect.isEmpty {
+            for row in rect.row..<rect.maxRow {
+                out += cursorPosition(row: row, column: rect.column)
+                out += Array("\u{1B}[\(rect.columns)X".utf8)
+            }
+        }
+        out += Array("\u{1B}8".utf8)
+        return out
+    }
 
     /// The bytes that write `placements`: save cursor, the erase bytes of `erased`, then for each
     /// placement: move and write (text kinds row by row), reset attributes; restore cursor. Empty when

@@ -10,7 +10,7 @@ public final class InMemoryScreen: Screen {
     public private(set) var frames: [Frame] = []
     /// The writer's plan for each frame.
     public private(set) var plans: [FrameWriter.Plan] = []
-    /// The placement bytes written for each frame.
+    /// The image bytes written for each frame (what is cleared, then the placements).
     public private(set) var written: [[UInt8]] = []
     /// Whether `close()` was called.
     public private(set) var closed = false
@@ -28,7 +28,7 @@ public final class InMemoryScreen: Screen {
         let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll, changedRows: changed)
         frames.append(frame)
         plans.append(plan)
-        written.append(FrameWriter.bytes(for: plan.emit, erasing: plan.erased))
+        written.append(FrameWriter.clearing(plan.cleared, erasing: plan.erased) + FrameWriter.bytes(for: plan.emit))
     }
 
     /// Returns `size`.

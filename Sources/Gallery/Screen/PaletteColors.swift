@@ -26,10 +26,17 @@ public enum PaletteColors {
         return best
     }
 
-    /// A colour for a terminal with 8 or 16 colours. Grays become the terminal's default colour
-    /// (nearest-colour matching would turn a mid gray into yellow); other colours the nearest basic one.
+    /// A colour for a terminal with 8 or 16 colours. Light grays become white and dark grays black
+    /// (so white text on a coloured background stays white, not the default foreground: black on
+    /// blue for the selected caption); mid grays the terminal's default colour (nearest-colour
+    /// matching would turn a mid gray into yellow); other colours the nearest basic one.
     static func reduced(r: UInt8, g: UInt8, b: UInt8, colors: Int) -> Int32 {
-        if max(r, g, b) - min(r, g, b) < 24 { return -1 }
+        if max(r, g, b) - min(r, g, b) < 24 {
+            let level = (Int(r) + Int(g) + Int(b)) / 3
+            if level >= 200 { return colors >= 16 ? 15 : 7 }
+            if level < 64 { return 0 }
+            return -1
+        }
         return Int32(nearestBasic(r: r, g: g, b: b, count: min(16, max(8, colors))))
     }
 

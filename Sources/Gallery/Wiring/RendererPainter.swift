@@ -10,9 +10,16 @@ public struct RendererPainter: CellPainter {
     /// Encoded output by (image, rectangle, renderer, cell size).
     public let cache: EncodedOutputCache
 
-    /// Creates a painter for `selection` (see `RendererSelection.choose`).
-    public init(selection: RendererSelection, background: RGBColor = .black, cache: EncodedOutputCache = EncodedOutputCache()) {
-        self.renderer = selection.makeRenderer(background: background)
+    /// Creates a painter for `selection` (see `RendererSelection.choose`). `background` is the
+    /// terminal's background as it reported it (OSC 11), nil when it did not: sixel output then
+    /// leaves transparent pixels undrawn instead of guessing a colour.
+    public init(selection: RendererSelection, background: RGBColor?, cache: EncodedOutputCache = EncodedOutputCache()) {
+        var renderer = selection.makeRenderer(background: background ?? .black)
+        if background == nil, var sixel = renderer as? SixelRenderer {
+            sixel.keepsTransparency = true
+            renderer = sixel
+        }
+        self.renderer = renderer
         self.cache = cache
     }
 

@@ -41,7 +41,7 @@ public final class WebImageStack: Sendable {
             makePainter: { options, _, caps in
                 let caps = caps ?? TerminalCapabilities.fromEnvironment().applying(options)
                 let selection = RendererSelection.choose(for: caps, option: options.renderer.option)
-                return RendererPainter(selection: selection, background: caps.backgroundColor ?? .black,
+                return RendererPainter(selection: selection, background: caps.backgroundColor,
                                        cache: EncodedOutputCache(costLimit: Self.encodedOutputLimit))
             },
             loadForPrint: { [self] entry, target in load(entry, target: target) },

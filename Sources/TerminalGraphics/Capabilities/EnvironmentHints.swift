@@ -1,7 +1,9 @@
 import SafeText
 
 /// Capability hints read from environment variables (`COLORTERM`, `TERM`, `TERM_PROGRAM`, `TMUX`,
-/// `KITTY_WINDOW_ID`); used where the terminal did not answer the probe.
+/// `KITTY_WINDOW_ID`); used where the terminal did not answer the probe. The one set of these rules:
+/// Gallery's `TerminalEnvironment` asks this type. An unknown TERM gets 16 colours (sequences it
+/// surely understands), never an assumed 24-bit colour.
 public struct EnvironmentHints: Sendable, Hashable {
     /// Colour depth the variables suggest.
     public var colorDepth: ColorDepth
@@ -23,7 +25,9 @@ public struct EnvironmentHints: Sendable, Hashable {
             || ["wezterm", "iterm.app", "ghostty", "vscode"].contains(program) || term == "xterm-kitty"
             || term == "foot" || term.hasPrefix("foot-") {
             colorDepth = .truecolor
-        } else if term.contains("256color") {
+        } else if term.contains("256color") || term == "xterm" {
+            // Plain TERM=xterm: xterm itself (and every terminal that claims to be it) has the
+            // 256-colour palette even though that terminfo entry lists 8 colours.
             colorDepth = .color256
         } else if term.isEmpty || term == "dumb" {
             colorDepth = .mono

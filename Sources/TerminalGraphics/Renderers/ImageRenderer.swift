@@ -55,12 +55,15 @@ public struct RendererIdentity: Sendable, Hashable {
     public var background: RGBColor
     /// Whether output is wrapped for tmux passthrough.
     public var tmuxPassthrough: Bool
+    /// Whether transparent pixels are left undrawn instead of blended against `background`.
+    public var transparent: Bool
 
     /// Creates an identity.
-    public init(kind: RendererKind, background: RGBColor, tmuxPassthrough: Bool = false) {
+    public init(kind: RendererKind, background: RGBColor, tmuxPassthrough: Bool = false, transparent: Bool = false) {
         self.kind = kind
         self.background = background
         self.tmuxPassthrough = tmuxPassthrough
+        self.transparent = transparent
     }
 }
 

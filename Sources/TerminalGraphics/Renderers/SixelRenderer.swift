@@ -12,12 +12,16 @@ public enum SixelDiffusion: Int32, Sendable, Hashable {
 }
 
 /// DEC sixel through libsixel: the image is scaled to fit the cell rectangle's pixel size (aspect
-/// kept), its height padded with the background to a multiple of 6 (one sixel band) without
-/// leaving the rectangle, transparent pixels blended against the background, and quantized to a
-/// palette of at most 256 colours with error diffusion.
+/// kept) and quantized to a palette of at most 256 colours with error diffusion. Every stream says
+/// `P2=1` (pixels not drawn stay as they are): the last sixel band's rows below the image are not
+/// painted (no colour-0 line under images). Transparent pixels are blended against the terminal's
+/// background when it is known (`keepsTransparency` false), else not drawn at all.
 public struct SixelRenderer: ImageRenderer {
-    /// Background transparent pixels (and the height padding) are blended against.
+    /// Background transparent pixels are blended against (when `keepsTransparency` is false).
     public var background: RGBColor
+    /// Leave transparent pixels (alpha < 50%) undrawn instead of blending them against `background`:
+    /// for terminals that did not tell their background colour (xterm does not answer OSC 11).
+    public var keepsTransparency: Bool
     /// Palette size, 2…256.
     public var maxColors: Int
     /// Error diffusion.
@@ -28,9 +32,10 @@ public struct SixelRenderer: ImageRenderer {
     /// Creates a sixel renderer.
     public init(
         background: RGBColor = .black, maxColors: Int = 256, diffusion: SixelDiffusion = .atkinson,
-        tmuxPassthrough: Bool = false
+        tmuxPassthrough: Bool = false, keepsTransparency: Bool = false
     ) {
         self.background = background
+        self.keepsTransparency = keepsTransparency
         self.maxColors = min(256, max(2, maxColors))
         self.diffusion = diffusion
         self.tmuxPassthrough = tmuxPassthrough
@@ -38,43 +43,68 @@ public struct SixelRenderer: ImageRenderer {
 
     /// Kind `.sixel` with the background and passthrough flag.
     public var identity: RendererIdentity {
-        RendererIdentity(kind: .sixel, background: background, tmuxPassthrough: tmuxPassthrough)
+        RendererIdentity(kind: .sixel, background: background, tmuxPassthrough: tmuxPassthrough,
+                         transparent: keepsTransparency)
     }
 
-    /// The pixel size an image is scaled to (before padding) for a cell rectangle.
+    /// The pixel size an image is scaled to for a cell rectangle.
     public static func scaledSize(for image: PixelSize, cells: CellSize, cellPixelSize: CellPixelSize) -> PixelSize {
-        var box = cellPixelSize.pixels(for: cells)
-        box.height = max(6, box.height - box.height % 6)
-        return PixelScaler.fit(image, in: box)
+        PixelScaler.fit(image, in: cellPixelSize.pixels(for: cells))
     }
 
     /// Renders `image` into at most `cells`.
     public func render(_ image: Image, cells: CellSize, cellPixelSize: CellPixelSize) throws(RenderError) -> RenderedImage {
         try validate(image, cells: cells)
         let size = Self.scaledSize(for: image.size, cells: cells, cellPixelSize: cellPixelSize)
-        var rgb = PixelScaler.rgb(image, size: size, background: background)
-        let paddedHeight = (size.height + 5) / 6 * 6
-        for _ in size.height..<paddedHeight {
-            for _ in 0..<size.width { rgb += [background.r, background.g, background.b] }
+        var rgb: [UInt8]
+        var mask: [UInt8]? = nil
+        if keepsTransparency {
+            let rgba = PixelScaler.rgba(image, size: size)
+            let count = size.width * size.height
+            rgb = [UInt8](repeating: 0, count: count * 3)
+            var keyed = [UInt8](repeating: 0, count: count)
+            var any = false
+            for i in 0..<count {
+                rgb[i * 3] = rgba[i * 4]
+                rgb[i * 3 + 1] = rgba[i * 4 + 1]
+                rgb[i * 3 + 2] = rgba[i * 4 + 2]
+                if rgba[i * 4 + 3] < 128 { keyed[i] = 1; any = true }
+            }
+            if any { mask = keyed }
+        } else {
+            rgb = PixelScaler.rgb(image, size: size, background: background)
         }
-        var bytes = try Self.encode(rgb: rgb, width: size.width, height: paddedHeight, colors: maxColors, diffusion: diffusion)
+        var bytes = Self.undrawnStaysTransparent(
+            try Self.encode(rgb: rgb, mask: mask, width: size.width, height: size.height, colors: maxColors, diffusion: diffusion))
         if tmuxPassthrough { bytes = TmuxPassthrough.wrap(bytes) }
         return RenderedImage(
             kind: .sixel, bytes: bytes,
             cells: CellSize(
                 columns: (size.width + cellPixelSize.width - 1) / cellPixelSize.width,
-                rows: (paddedHeight + cellPixelSize.height - 1) / cellPixelSize.height),
-            pixelSize: PixelSize(width: size.width, height: paddedHeight))
+                rows: (size.height + cellPixelSize.height - 1) / cellPixelSize.height),
+            pixelSize: size)
+    }
+
+    /// Sets the DCS parameters of a sixel stream to `0;1` (P2=1: pixels not drawn keep their colour).
+    static func undrawnStaysTransparent(_ stream: [UInt8]) -> [UInt8] {
+        guard stream.count > 2, stream[0] == 0x1B, stream[1] == UInt8(ascii: "P"),
+              let q = stream.prefix(16).firstIndex(of: UInt8(ascii: "q")) else { return stream }
+        return [0x1B, UInt8(ascii: "P")] + Array("0;1".utf8) + stream[q...]
     }
 
     /// Encodes packed RGB888 pixels with libsixel (bytes collected by its write callback).
     static func encode(
-        rgb: [UInt8], width: Int, height: Int, colors: Int, diffusion: SixelDiffusion
+        rgb: [UInt8], mask: [UInt8]? = nil, width: Int, height: Int, colors: Int, diffusion: SixelDiffusion
     ) throws(RenderError) -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>? = nil
         var length = 0
-        let status = rgb.withUnsafeBufferPointer {
-            sdg_sixel_encode_rgb($0.baseAddress, Int32(width), Int32(height), Int32(colors), diffusion.rawValue, &out, &length)
+        let status = rgb.withUnsafeBufferPointer { pixels in
+            if let mask {
+                return mask.withUnsafeBufferPointer {
+                    sdg_sixel_encode_rgb(pixels.baseAddress, $0.baseAddress, Int32(width), Int32(height), Int32(colors), diffusion.rawValue, &out, &length)
+                }
+            }
+            return sdg_sixel_encode_rgb(pixels.baseAddress, nil, Int32(width), Int32(height), Int32(colors), diffusion.rawValue, &out, &length)
         }
         defer { sdg_sixel_free(out) }
         guard status == 0, let out else { throw .sixelFailed(status: status) }

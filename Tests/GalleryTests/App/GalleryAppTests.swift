@@ -12,10 +12,12 @@ final class RecordingSource: CellImageSource, Sendable {
     let log = Locked<[String]>([])
     let failIndex: Int?
     let animated: Bool
+    let origin: String
 
-    init(failIndex: Int? = nil, animated: Bool = false) {
+    init(failIndex: Int? = nil, animated: Bool = false, origin: String = "file") {
         self.failIndex = failIndex
         self.animated = animated
+        self.origin = origin
     }
 
     /// A 16×16 animation: red, green, blue frames of 30 ms, looping forever.
@@ -35,7 +37,7 @@ final class RecordingSource: CellImageSource, Sendable {
         }
         onUpdate(.progress(received: 10, expected: 100))
         let pixels = [UInt8](repeating: 0, count: 16 * 16 * 4).enumerated().map { $0.offset % 4 == 0 ? UInt8(truncatingIfNeeded: index) : ($0.offset % 4 == 3 ? 255 : 0) }
-        onUpdate(.final(Image(width: 16, height: 16, pixels: pixels), ImageDetails(pixelSize: PixelSize(width: 16, height: 16), byteCount: 999, format: "PNG", origin: "file")))
+        onUpdate(.final(Image(width: 16, height: 16, pixels: pixels), ImageDetails(pixelSize: PixelSize(width: 16, height: 16), byteCount: 999, format: "PNG", origin: origin)))
     }
     func cancel(slot: SlotID) { log.withLock { $0.append("cancel \(slot.rawValue)") } }
     func prefetch(_ request: PrefetchRequest, item: GalleryItem) { log.withLock { $0.append("prefetch \(request.index)") } }
@@ -183,6 +185,21 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         #expect(harness.app.model.terminal == TermSize(columns: 40, rows: 12))
         #expect(harness.app.status.cacheHits == 7)
         #expect(harness.screen.lines.last?.contains("7 cached") == true)
+    }
+
+    @Test func cachedCountsImagesNotHits() async throws {
+        // The old loop added one per cache hit: every rebind (resize, paging back) grew it past the
+        // number of images (233 of 73).
+        let harness = try AppHarness(count: 10, source: RecordingSource(origin: "memory"))
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 10 })
+        harness.screen.size = TermSize(columns: 40, rows: 12)
+        harness.screen.queuedEvents.append(.resized)
+        harness.app.inbox.post(.work {})
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count > 10 })
+        harness.type("q")
+        #expect(await harness.finish())
+        #expect(harness.app.status.cacheHits == 10)
+        #expect(harness.screen.lines.last?.contains("10 cached") == true)
     }
 
     @Test func fullViewPlaysAnimations() async throws {

@@ -2,59 +2,160 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The whole product in a real terminal: sdgallery in `xterm -ti vt340` under Xvfb probes sixel
-/// support, loads two solid images and draws them as sixel in their cells; a screenshot must show
-/// both colours in large patches.
-@Suite(.enabled(if: EndToEnd.x11ToolsPresent, "needs xvfb-run, xterm, import and convert (ImageMagick)"),
-       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
+/// The whole product in a real terminal: sdgallery in `xterm -ti vt340` under Xvfb (through the
+/// `GraphicalTerminal` harness) probes sixel support and draws the images as sixel. Screenshots are
+/// taken once the screen has settled (two shots that agree), never after a fixed sleep. Set
+/// `SDG_KEEP_SHOTS=DIR` to keep the screenshots for a look.
+@Suite(.enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "\(GraphicalTerminal.missingTools(for: .xterm) ?? "")"),
+       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"),
+       .serialized)
 struct XtermSixelGalleryTests {
-    @Test(.timeLimit(.minutes(1)))
+    /// Share of the pixels of `shot` within `fuzz` of `colour` (ImageMagick: fuzz match, then the mean of the mask).
+    static func share(_ shot: String, _ colour: String, fuzz: String = "12%") throws -> Double {
+        let out = try EndToEnd.run("/usr/bin/convert", [shot, "-fuzz", fuzz, "-fill", "white", "-opaque", colour,
+                                                       "-fill", "black", "+opaque", "white", "-format", "%[fx:mean]", "info:"])
+        return Double(out.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    static func keep(_ paths: [String]) {
+        guard let dir = ProcessInfo.processInfo.environment["SDG_KEEP_SHOTS"] else { return }
+        for path in paths {
+            try? FileManager.default.copyItem(atPath: path, toPath: dir + "/" + URL(fileURLWithPath: path).lastPathComponent)
+        }
+    }
+
+    static func gallery(_ dir: URL, _ arguments: String) -> String {
+        "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) \(arguments); sleep 60"
+    }
+
+    @Test(.timeLimit(.minutes(2)))
     func galleryDrawsSixelImagesInXterm() async throws {
         let dir = try Fixtures.temporaryDirectory("gallery-xterm")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try await Blocking.run {
-            try EndToEnd.makeImages(in: dir, [("red.png", "#e01010"), ("blue.png", "#1030e0")], size: "400x300")
-        }
+        try await EndToEnd.makeImagesAsync(in: dir, [("red.png", "#e01010"), ("blue.png", "#1030e0")], size: "400x300")
         try Data("red.png Red\nblue.png Blue\n".utf8).write(to: dir.appendingPathComponent("list.txt"))
-        let shot = dir.appendingPathComponent("shot.png").path
-        let script = dir.appendingPathComponent("run.sh")
-        try """
-        #!/bin/sh
-        cd \(dir.path)
-        xterm -ti vt340 -xrm 'XTerm*decTerminalID: vt340' -xrm 'XTerm*numColorRegisters: 256' \\
-          -fa Monospace -fs 10 -geometry 100x30+0+0 \\
-          -e sh -c 'XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) --columns 2 list.txt; sleep 10' &
-        sleep 6
-        import -window root \(shot)
-        kill %1 2>/dev/null
-        """.write(to: script, atomically: true, encoding: .utf8)
-        chmod(script.path, 0o755)
-        let display = "\(200 + Int.random(in: 0..<700))"
-        _ = try await Blocking.run {
-            try EndToEnd.run("/usr/bin/xvfb-run", ["-n", display, "-a", "-s", "-screen 0 1024x768x24", script.path], timeout: 40)
+        let shot = dir.appendingPathComponent("xterm-two.png").path
+        try await Blocking.run {
+            let terminal = try GraphicalTerminal(kind: .xterm, command: Self.gallery(dir, "--columns 2 list.txt"), directory: dir.path,
+                                                 size: (100, 30))
+            defer { terminal.stop() }
+            try terminal.settledScreenshot(to: shot)
         }
-        #expect(FileManager.default.fileExists(atPath: shot), "no screenshot")
-        // Count pixels near each colour (ImageMagick: fuzz match, then the mean of the mask).
-        func share(_ colour: String) async throws -> Double {
-            let out = try await Blocking.run {
-                try EndToEnd.run("/usr/bin/convert", [shot, "-fuzz", "12%", "-fill", "white", "-opaque", colour,
-                                                      "-fill", "black", "+opaque", "white", "-format", "%[fx:mean]", "info:"])
-            }
-            return Double(out.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-        }
-        let red = try await share("#e01010")
-        let blue = try await share("#1030e0")
-        // Each image fills a grid cell of a 100×30 terminal: a few percent of the 1024×768 screen.
-        #expect(red > 0.02, "red image not drawn (share \(red))")
-        #expect(blue > 0.02, "blue image not drawn (share \(blue))")
+        Self.keep([shot])
+        let red = try await Blocking.run { try Self.share(shot, "#e01010") }
+        let blue = try await Blocking.run { try Self.share(shot, "#1030e0") }
+        // Each image fills a grid cell of a 100×30 terminal: a few percent of the 1600×1000 screen.
+        #expect(red > 0.01, "red image not drawn (share \(red))")
+        #expect(blue > 0.01, "blue image not drawn (share \(blue))")
     }
-}
 
-extension EndToEnd {
-    /// Whether Xvfb, xterm and ImageMagick are installed (scripts/setup installs them).
-    static var x11ToolsPresent: Bool {
-        ["/usr/bin/xvfb-run", "/usr/bin/xterm", "/usr/bin/import", "/usr/bin/convert"].allSatisfy {
-            FileManager.default.isExecutableFile(atPath: $0)
+    @Test(.timeLimit(.minutes(2)))
+    func noBlackPixelsOnAGreyBackground() async throws {
+        // The old renderer padded each sixel to a multiple of 6 rows with black (xterm does not answer
+        // OSC 11, so the background was assumed black) and filled transparency with black.
+        let dir = try Fixtures.temporaryDirectory("gallery-xterm-grey")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let colours = ["#e01010", "#10c020", "#1030e0", "#e0c010", "#c010c0", "#10c0c0"]
+        try await EndToEnd.makeImagesAsync(in: dir, colours.enumerated().map { ("c\($0.offset).png", $0.element) }, size: "401x299")
+        try await Blocking.run {
+            _ = try EndToEnd.run("/usr/bin/convert", ["-size", "400x300", "xc:none", "-fill", "#e01010", "-draw", "rectangle 0,0 199,299",
+                                                      dir.appendingPathComponent("half.png").path])
+        }
+        let names = colours.indices.map { "c\($0).png C\($0)" } + ["half.png Half"]
+        try Data((names.joined(separator: "\n") + "\n").utf8).write(to: dir.appendingPathComponent("list.txt"))
+        let shot = dir.appendingPathComponent("xterm-grey.png").path
+        try await Blocking.run {
+            let terminal = try GraphicalTerminal(kind: .xterm, command: Self.gallery(dir, "--columns 4 list.txt"), directory: dir.path,
+                                                 background: "#808080", size: (120, 36))
+            defer { terminal.stop() }
+            // The grid inside the xterm window (120×36 cells of about 8×17 px), without the status bar.
+            try terminal.settledScreenshot(to: shot, crop: "950x580+4+4")
+        }
+        Self.keep([shot])
+        let black = try await Blocking.run { try Self.share(shot, "#000000", fuzz: "8%") }
+        let red = try await Blocking.run { try Self.share(shot, "#e01010") }
+        #expect(red > 0.005, "images not drawn (red share \(red))")
+        // Captions are text in the default (black) foreground: allow their glyphs, not image-wide rows.
+        #expect(black < 0.01, "black pixels: share \(black) (\(shot))")
+    }
+
+    /// Images of several shapes and colours, `count` list entries cycling through them.
+    static func mixedList(in dir: URL, count: Int) async throws {
+        let shapes = [("a.png", "#e01010", "400x300"), ("b.png", "#10c020", "200x400"), ("c.png", "#1030e0", "500x150"),
+                      ("d.png", "#e0c010", "300x300"), ("e.png", "#c010c0", "120x360"), ("f.png", "#10c0c0", "640x200")]
+        for (name, colour, size) in shapes { try await EndToEnd.makeImagesAsync(in: dir, [(name, colour)], size: size) }
+        let lines = (0..<count).map { "\(shapes[($0 * 5 + $0 / 7) % shapes.count].0) Item\($0)" }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: dir.appendingPathComponent("list.txt"))
+    }
+
+    /// After `keys`, once the screen settles, it must equal the screen after Ctrl-L (a full repaint):
+    /// nothing left over from earlier frames.
+    /// The share of `shot` (cropped to `crop`) in any of the mixed list's image colours.
+    static func imageShare(_ shot: String, crop: String) throws -> Double {
+        var arguments = [shot, "-crop", crop, "+repage", "-fuzz", "12%", "-fill", "white"]
+        for colour in ["#e01010", "#10c020", "#1030e0", "#e0c010", "#c010c0", "#10c0c0"] { arguments += ["-opaque", colour] }
+        let out = try EndToEnd.run("/usr/bin/convert", arguments + ["-fill", "black", "+opaque", "white", "-format", "%[fx:mean]", "info:"])
+        return Double(out.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// Returns the screenshot taken after the keys (deleted with the directory: check it inside `inspect`).
+    static func screenOracle(_ kind: GraphicalTerminal.Kind, keys: [[String]], label: String,
+                             inspect: (String) throws -> Void = { _ in }) async throws {
+        let dir = try Fixtures.temporaryDirectory("gallery-oracle")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await mixedList(in: dir, count: 60)
+        let before = dir.appendingPathComponent("\(kind)-\(label)-keys.png").path
+        let after = dir.appendingPathComponent("\(kind)-\(label)-repaint.png").path
+        let diff = dir.appendingPathComponent("\(kind)-\(label)-diff.png").path
+        let settled = try await Blocking.run { () throws -> Bool in
+            let terminal = try GraphicalTerminal(kind: kind, command: Self.gallery(dir, "list.txt"), directory: dir.path, size: (110, 34))
+            defer { terminal.stop() }
+            _ = try terminal.settledScreenshot(to: before)
+            for group in keys {
+                try terminal.xdotool(["key", "--delay", "150"] + group)
+                _ = try terminal.settledScreenshot(to: before, interval: 0.7)
+            }
+            let first = try terminal.settledScreenshot(to: before)
+            try terminal.key("ctrl+l")
+            let second = try terminal.settledScreenshot(to: after)
+            return first && second
+        }
+        #expect(settled, "the screen did not settle")
+        let differing = try await Blocking.run { try GraphicalTerminal.differingPixels(before, after, diff: diff) }
+        keep([before, after, diff])
+        try inspect(before)
+        #expect(differing == 0, "\(differing) pixels differ from the repainted screen after \(label) (\(before))")
+    }
+
+    @Test(.timeLimit(.minutes(3)))
+    func scrollingAndPagingLeaveNothingBehindInXterm() async throws {
+        try await Self.screenOracle(.xterm, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"],
+                                                   ["shift+g"], ["g"], ["j", "j", "j", "j", "j", "j"]], label: "scroll")
+    }
+
+    static let viewKeys = [["l", "Return"], ["q"], ["v"], ["v"], ["j", "Return"], ["Escape"]]
+
+    @Test(.timeLimit(.minutes(3)))
+    func fullViewAndListToggleLeaveNothingBehindInXterm() async throws {
+        try await Self.screenOracle(.xterm, keys: Self.viewKeys, label: "views")
+    }
+
+    @Test(.timeLimit(.minutes(3)), .enabled(if: GraphicalTerminal.missingTools(for: .mlterm) == nil, "needs mlterm"))
+    func scrollingAndViewsLeaveNothingBehindInMlterm() async throws {
+        try await Self.screenOracle(.mlterm, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]] + Self.viewKeys,
+                                    label: "mlterm")
+    }
+
+    @Test(.timeLimit(.minutes(3)), .enabled(if: GraphicalTerminal.missingTools(for: .kitty) == nil, "needs kitty"))
+    func scrollingAndViewsLeaveNothingBehindInKitty() async throws {
+        // The screen equals its repaint, but most kitty images are missing from both after scrolling
+        // (every placement is p=1 and `d=i` deletes all placements of an image): issue 12 part B.
+        try await Self.screenOracle(.kitty, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]] + Self.viewKeys,
+                                    label: "kitty") { shot in
+            let share = try Self.imageShare(shot, crop: "1500x800+0+0")
+            withKnownIssue("kitty placements (issue 12 part B)", isIntermittent: true) {
+                #expect(share > 0.2, "images missing in kitty: share \(share)")
+            }
         }
     }
 }

@@ -7,35 +7,70 @@ import Testing
         return BitmapPlacement(column: column, row: row, image: PaintedImage(rows: lines, cells: TermSize(columns: columns, rows: rows), identity: id))
     }
 
-    @Test func writesOnlyNewOrChangedPlacementsAndInvalidatesRowsImagesLeft() {
+    @Test func writesOnlyNewOrChangedPlacementsAndLeavesNeighboursAlone() {
         var writer = FrameWriter(synchronizedOutput: true)
         let terminal = TermSize(columns: 40, rows: 10)
         let a = placement(0, 0, id: 1), b = placement(10, 0, id: 2), c = placement(0, 4, id: 3)
         let first = writer.plan([a, b, c], terminal: terminal, repaintAll: false, changedRows: [])
         #expect(first.emit == [a, b, c])
-        #expect(first.staleRows.isEmpty)
+        #expect(first.cleared.isEmpty)
         let same = writer.plan([a, b, c], terminal: terminal, repaintAll: false, changedRows: [])
         #expect(same.emit.isEmpty)
-        // b changes content in the same rectangle (a progressive render): only b is rewritten.
+        #expect(same.cleared.isEmpty)
+        // b changes content in the same rectangle (a progressive render): b's rectangle is cleared and
+        // only b is rewritten; a on the same rows keeps its pixels (the erase stays inside b).
         let b2 = placement(10, 0, id: 22)
         let changed = writer.plan([a, b2, c], terminal: terminal, repaintAll: false, changedRows: [])
         #expect(changed.emit == [b2])
-        #expect(changed.staleRows.isEmpty)
-        // b shrinks: its rows are rewritten from text, which erases a too, so a is written again.
-        let b3 = placement(10, 0, id: 23, columns: 2, rows: 1)
-        let shrunk = writer.plan([a, b3, c], terminal: terminal, repaintAll: false, changedRows: [])
-        #expect(shrunk.staleRows == [0, 1])
-        #expect(shrunk.emit == [a, b3])
+        #expect(changed.cleared == [b.rect])
     }
 
-    @Test func removedPlacementsMakeTheirRowsStaleAndNeighboursAreRewritten() {
+    @Test func anImageReplacedByASmallerOneInTheSameRectangleIsErased() {
+        // The old code skipped the erase when the new placement lay inside the old one's rows
+        // (`CellRect.covers`): the strip of the old image right of and below the new one stayed.
+        var writer = FrameWriter()
+        let terminal = TermSize(columns: 40, rows: 10)
+        let big = placement(10, 2, id: 1, columns: 6, rows: 3)
+        let small = placement(10, 2, id: 2, columns: 4, rows: 2)
+        _ = writer.plan([big], terminal: terminal, repaintAll: false, changedRows: [])
+        let plan = writer.plan([small], terminal: terminal, repaintAll: false, changedRows: [])
+        #expect(plan.cleared == [big.rect])
+        #expect(plan.emit == [small])
+        let bytes = String(decoding: FrameWriter.clearing(plan.cleared) + FrameWriter.bytes(for: plan.emit), as: UTF8.self)
+        #expect(bytes == "\u{1B}7\u{1B}[0m\u{1B}[3;11H\u{1B}[6X\u{1B}[4;11H\u{1B}[6X\u{1B}[5;11H\u{1B}[6X\u{1B}8"
+            + "\u{1B}7\u{1B}[3;11Hrow0\u{1B}[4;11Hrow1\u{1B}[0m\u{1B}8")
+    }
+
+    @Test func aCellTurnedFromImageToErrorTextIsErased() {
+        var writer = FrameWriter()
+        let terminal = TermSize(columns: 40, rows: 10)
+        let image = BitmapPlacement(column: 0, row: 0, image: PaintedImage(bytes: Array("\u{1B}Pq#0~\u{1B}\\".utf8), cells: TermSize(columns: 5, rows: 2), identity: 7))
+        _ = writer.plan([image], terminal: terminal, repaintAll: false, changedRows: [])
+        // The error text lands in row 0 only: the sixel's pixels on row 1 are text-free and would stay.
+        let plan = writer.plan([], terminal: terminal, repaintAll: false, changedRows: [0])
+        #expect(plan.cleared == [image.rect])
+        #expect(String(decoding: FrameWriter.clearing(plan.cleared), as: UTF8.self)
+            == "\u{1B}7\u{1B}[0m\u{1B}[1;1H\u{1B}[5X\u{1B}[2;1H\u{1B}[5X\u{1B}8")
+    }
+
+    @Test func removedPlacementsAreClearedAndNeighboursKeepTheirPixels() {
         var writer = FrameWriter()
         let terminal = TermSize(columns: 40, rows: 10)
         let a = placement(0, 0, id: 1), b = placement(10, 0, id: 2)
         _ = writer.plan([a, b], terminal: terminal, repaintAll: false, changedRows: [])
         let plan = writer.plan([a], terminal: terminal, repaintAll: false, changedRows: [])
-        #expect(plan.staleRows == [0, 1])
-        #expect(plan.emit == [a])
+        #expect(plan.cleared == [b.rect])
+        #expect(plan.emit.isEmpty)
+    }
+
+    @Test func aPlacementOverlappingAClearedRectangleIsWrittenAgain() {
+        var writer = FrameWriter()
+        let terminal = TermSize(columns: 40, rows: 10)
+        let a = placement(0, 0, id: 1, columns: 8, rows: 2), b = placement(6, 0, id: 2)
+        _ = writer.plan([a], terminal: terminal, repaintAll: false, changedRows: [])
+        _ = writer.plan([a, b], terminal: terminal, repaintAll: false, changedRows: [])
+        let a2 = placement(0, 0, id: 3, columns: 8, rows: 2)
+        #expect(writer.plan([a2, b], terminal: terminal, repaintAll: false, changedRows: []).emit == [a2, b])
     }
 
     @Test func changedRowsAreFoundByComparingGrids() {
@@ -46,6 +81,24 @@ import Testing
         #expect(FrameWriter.changedRows(from: nil, to: b) == [0, 1, 2, 3])
         a.put("y", column: 0, row: 0)
         #expect(FrameWriter.changedRows(from: a, to: b) == [0, 2])
+    }
+
+    @Test func rowsThatMovedAreSeenAndBlankRunsSkipPlacements() {
+        var old = CellGrid(size: TermSize(columns: 6, rows: 5))
+        old.put("ab", column: 0, row: 1)
+        var scrolled = CellGrid(size: old.size)
+        scrolled.put("ab", column: 0, row: 3)
+        #expect(FrameWriter.rowsMoved(from: old, to: scrolled))
+        var edited = old
+        edited.put("cd", column: 0, row: 1)
+        #expect(!FrameWriter.rowsMoved(from: old, to: edited))
+        let image = placement(2, 0, id: 1, columns: 2, rows: 2)
+        // Row 1 "ab" then blanks: the run after the text, minus the image's columns 2-3; the last row never.
+        #expect(FrameWriter.blankRuns(of: old, outside: [image]) == [
+            CellRect(column: 0, row: 0, columns: 2, rows: 1), CellRect(column: 4, row: 0, columns: 2, rows: 1),
+            CellRect(column: 4, row: 1, columns: 2, rows: 1),
+            CellRect(column: 0, row: 2, columns: 6, rows: 1), CellRect(column: 0, row: 3, columns: 6, rows: 1),
+        ])
     }
 
     @Test func textChangesOnAnImageRowRewriteIt() {
@@ -65,7 +118,8 @@ import Testing
         _ = writer.plan([kitty], terminal: terminal, repaintAll: false, changedRows: [])
         let gone = writer.plan([], terminal: terminal, repaintAll: false, changedRows: [])
         #expect(gone.erased == [kitty])
-        #expect(gone.staleRows == [0, 1])
+        #expect(gone.cleared == [kitty.rect])
+        #expect(String(decoding: FrameWriter.clearing([], erasing: gone.erased), as: UTF8.self) == "\u{1B}7<del>\u{1B}8")
         #expect(String(decoding: FrameWriter.bytes(for: gone.emit, erasing: gone.erased), as: UTF8.self) == "\u{1B}7<del>\u{1B}8")
     }
 

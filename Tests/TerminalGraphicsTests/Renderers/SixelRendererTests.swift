@@ -41,20 +41,38 @@ import Testing
         #expect(decoded.rgb == first.repeated(decoded.width * decoded.height), "not solid")
     }
 
-    @Test func heightIsPaddedToSixelBandsWithBackground() throws {
-        let image = TestImages.solid(width: 50, height: 50, r: 255, g: 255, b: 255)
-        let bg = RGBColor(r: 0, g: 0, b: 255)
-        let out = try SixelRenderer(background: bg).render(image, cells: CellSize(columns: 10, rows: 3), cellPixelSize: CellPixelSize(width: 8, height: 17))
-        // Box 80×51 → height 48 → 48×48 (already a multiple of 6).
-        #expect(out.pixelSize.height % 6 == 0)
-        let odd = try SixelRenderer(background: bg).render(
+    @Test func heightIsNotPaddedAndUndrawnPixelsStayTransparent() throws {
+        // The old renderer padded the height to a multiple of 6 with the background (black when the
+        // terminal did not answer OSC 11) and sent P2=0: a black line under most images.
+        let odd = try SixelRenderer(background: RGBColor(r: 0, g: 0, b: 255)).render(
             TestImages.solid(width: 100, height: 41, r: 255, g: 255, b: 255), cells: CellSize(columns: 10, rows: 3),
             cellPixelSize: CellPixelSize(width: 10, height: 20))
-        #expect(odd.pixelSize == PixelSize(width: 100, height: 42))
+        #expect(odd.pixelSize == PixelSize(width: 100, height: 41))
+        #expect(odd.bytes.starts(with: bytes("\u{1B}P0;1q")))
         let decoded = try SixelRenderer.decode(odd.bytes)
-        let lastRow = (41 * 100) * 3
-        #expect(Array(decoded.rgb[lastRow..<(lastRow + 3)]) == [0, 0, 255])
-        #expect(decoded.rgb[0] > 250)
+        #expect(decoded.height == 41)
+        #expect(!decoded.rgb.contains(where: { $0 < 250 }), "only white is drawn")
+    }
+
+    @Test func transparentPixelsAreNotDrawnWhenTheBackgroundIsUnknown() throws {
+        // Left half opaque red, right half fully transparent.
+        let width = 24, height = 12
+        var pixels: [(UInt8, UInt8, UInt8, UInt8)] = []
+        for _ in 0..<height { for x in 0..<width { pixels.append(x < width / 2 ? (255, 0, 0, 255) : (0, 0, 0, 0)) } }
+        let image = TestImages.make(width: width, height: height, pixels)
+        let cells = CellSize(columns: 3, rows: 1), cellPixels = CellPixelSize(width: 8, height: 12)
+        let keyed = try SixelRenderer(keepsTransparency: true).render(image, cells: cells, cellPixelSize: cellPixels)
+        let blended = try SixelRenderer(background: RGBColor(r: 0, g: 0, b: 255)).render(image, cells: cells, cellPixelSize: cellPixels)
+        #expect(keyed.bytes.starts(with: bytes("\u{1B}P0;1q")))
+        // The key register is defined but never selected: only the red register draws.
+        let keyedText = String(decoding: keyed.bytes, as: UTF8.self)
+        let selections = Set(keyedText.matches(of: /#(\d+)(?![\d;])/).map { String($0.output.1) })
+        #expect(selections.count == 1, "registers drawn: \(selections)")
+        // With a known background the transparent half is blended: blue is drawn too.
+        let decoded = try SixelRenderer.decode(blended.bytes)
+        let right = (width - 1) * 3
+        #expect(Array(decoded.rgb[right..<(right + 3)]) == [0, 0, 255])
+        #expect(SixelRenderer(keepsTransparency: true).identity != SixelRenderer().identity)
     }
 
     @Test func tmuxPassthroughWrapsAndUnwraps() throws {

@@ -1,0 +1,234 @@
+import Foundation
+import Locking
+
+/// A real graphics terminal under its own Xvfb for end-to-end tests: starts Xvfb on a display
+/// number, starts xterm (sixel, vt340), mlterm (sixel) or kitty (kitty graphics, software OpenGL)
+/// running a shell command, sends keys with xdotool, takes screenshots with ImageMagick's `import`
+/// and compares them with `compare -metric AE`. Waits for conditions ("settled": two screenshots a
+/// little apart that agree), never a fixed sleep. `stop()` (also on deinit) kills what it started,
+/// by pid. Blocking: call it from `Blocking.run`.
+public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is behind `Locked`; the rest is immutable
+    /// The terminal program.
+    public enum Kind: String, Sendable, CaseIterable {
+        case xterm, mlterm, kitty
+    }
+
+    /// Why the tools are missing, nil when everything is installed (scripts/setup installs them).
+    public static func missingTools(for kind: Kind) -> String? {
+        let tools = ["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/import", "/usr/bin/compare", "/usr/bin/\(kind.rawValue)"]
+        let missing = tools.filter { !FileManager.default.isExecutableFile(atPath: $0) }
+        return missing.isEmpty ? nil : "needs \(missing.joined(separator: ", "))"
+    }
+
+    /// Display numbers this process hands out (tests of one run never share one).
+    private static let nextDisplay = Locked(0)
+
+    /// The X display, e.g. ":51".
+    public let display: String
+    /// The screen's size in pixels.
+    public let screenSize = (width: 1600, height: 1000)
+    private let pids = Locked<[pid_t]>([])
+
+    /// Starts Xvfb on the first free display of `displays` and `kind` in it running `command`
+    /// (`sh -c`) in `directory`; `background` is the terminal's background colour (e.g. "#808080");
+    /// `size` its columns × rows. Returns once the terminal window exists.
+    public init(kind: Kind, command: String, directory: String, displays: ClosedRange<Int> = 50...59,
+                background: String? = nil, size: (columns: Int, rows: Int) = (120, 36)) throws {
+        let number = try Self.claimDisplay(in: displays)
+        display = ":\(number)"
+        pids.withLock { $0.append(Self.spawn("/usr/bin/Xvfb", [display, "-screen", "0", "1600x1000x24", "+extension", "GLX", "-nolisten", "tcp"], environment: [:])) }
+        // Ready when it accepts a client (the socket appears a little before that).
+        guard Self.waitUntil(timeout: 20, {
+            FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+                && (try? Self.run("/usr/bin/xdotool", ["getdisplaygeometry"], environment: ["DISPLAY": ":\(number)"], timeout: 5).status) == 0
+        }) else {
+            stop()
+            throw TerminalError(message: "Xvfb \(display) did not start")
+        }
+        let shell = "cd '\(directory)' && \(command)"
+        var arguments: [String]
+        switch kind {
+        case .xterm:
+            arguments = ["-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
+                         "-xrm", "XTerm*allowSendEvents: true", "-fa", "Monospace", "-fs", "10",
+                         "-geometry", "\(size.columns)x\(size.rows)+0+0"]
+            if let background { arguments += ["-bg", background] }
+            arguments += ["-e", "sh", "-c", shell]
+        case .mlterm:
+            arguments = ["-g", "\(size.columns)x\(size.rows)+0+0"]
+            if let background { arguments += ["-b", background] }
+            arguments += ["-e", "sh", "-c", shell]
+        case .kitty:
+            arguments = ["-o", "initial_window_width=1500", "-o", "initial_window_height=900", "-o", "remember_window_size=no"]
+            if let background { arguments += ["-o", "background=\(background)"] }
+            arguments += ["sh", "-c", shell]
+        }
+        let pid = Self.spawn("/usr/bin/\(kind.rawValue)", arguments, environment: ["DISPLAY": display, "LIBGL_ALWAYS_SOFTWARE": "1"])
+        pids.withLock { $0.append(pid) }
+        let window = Self.waitUntil(timeout: 30) {
+            (try? self.xdotool(["search", "--onlyvisible", "--pid", "\(pid)"]).isEmpty == false) ?? false
+                || (try? self.xdotool(["search", "--onlyvisible", "--name", "."]).isEmpty == false) ?? false
+        }
+        guard window else {
+            stop()
+            throw TerminalError(message: "\(kind) did not open a window on \(display)")
+        }
+        _ = try? xdotool(["mousemove", "300", "300"])  // focus without a window manager
+    }
+
+    deinit { stop() }
+
+    /// Kills the terminal and Xvfb (SIGTERM, then SIGKILL) and reaps them. Idempotent.
+    public func stop() {
+        let started = pids.withLock { list -> [pid_t] in defer { list.removeAll() }; return list }
+        for pid in started.reversed() {
+            kill(pid, SIGTERM)
+            var status: Int32 = 0
+            if !Self.waitUntil(timeout: 5, { waitpid(pid, &status, WNOHANG) != 0 }) {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+            }
+        }
+    }
+
+    /// Sends X key names (`Next`, `j`, `ctrl+l`, `Return`) one after another.
+    public func key(_ keys: String...) throws {
+        _ = try xdotool(["key", "--delay", "60"] + keys)
+    }
+
+    /// Types text.
+    public func type(_ text: String) throws {
+        _ = try xdotool(["type", "--delay", "60", text])
+    }
+
+    /// A screenshot of the whole screen, cropped to `crop` ("WxH+X+Y") when given.
+    public func screenshot(to path: String, crop: String? = nil) throws {
+        var arguments = ["-display", display, "-window", "root"]
+        if let crop { arguments += ["-crop", crop, "+repage"] }
+        let result = try Self.run("/usr/bin/import", arguments + [path], timeout: 30)
+        guard result.status == 0 else { throw TerminalError(message: "import failed: \(result.err)") }
+    }
+
+    /// Takes screenshots `interval` seconds apart until two in a row agree (loads and drawing have
+    /// settled) and leaves the last one at `path`; false when the screen kept changing until `timeout`.
+    @discardableResult
+    public func settledScreenshot(to path: String, crop: String? = nil, interval: Double = 1.5, timeout: Double = 60) throws -> Bool {
+        let previous = path + ".previous.png"
+        defer { try? FileManager.default.removeItem(atPath: previous) }
+        try screenshot(to: previous, crop: crop)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            usleep(useconds_t(interval * 1_000_000))
+            try screenshot(to: path, crop: crop)
+            if try Self.differingPixels(previous, path) == 0 { return true }
+            try? FileManager.default.removeItem(atPath: previous)
+            try FileManager.default.moveItem(atPath: path, toPath: previous)
+        }
+        try screenshot(to: path, crop: crop)
+        return false
+    }
+
+    /// The number of pixels that differ by more than `fuzz` (ImageMagick `compare -metric AE`).
+    public static func differingPixels(_ a: String, _ b: String, fuzz: String = "5%", diff: String = "null:") throws -> Int {
+        let result = try run("/usr/bin/compare", ["-metric", "AE", "-fuzz", fuzz, a, b, diff], timeout: 30)
+        // compare prints the count on stderr; exit 1 means "different", 2 an error.
+        guard result.status != 2, let count = Double(result.err.split(separator: " ").first.map(String.init) ?? "") else {
+            throw TerminalError(message: "compare failed: \(result.err)")
+        }
+        return Int(count)
+    }
+
+    /// Runs xdotool on this display and returns its output.
+    @discardableResult
+    public func xdotool(_ arguments: [String]) throws -> String {
+        let result = try Self.run("/usr/bin/xdotool", arguments, environment: ["DISPLAY": display], timeout: 15)
+        guard result.status == 0 else { throw TerminalError(message: "xdotool \(arguments.first ?? "") failed: \(result.err)") }
+        return result.out
+    }
+
+    /// Why the terminal could not be used.
+    public struct TerminalError: Error, CustomStringConvertible {
+        /// What went wrong.
+        public var message: String
+        /// The message.
+        public var description: String { message }
+    }
+
+    private static func claimDisplay(in displays: ClosedRange<Int>) throws -> Int {
+        try nextDisplay.withLock { next in
+            for offset in 0..<displays.count {
+                let number = displays.lowerBound + (next + offset) % displays.count
+                if !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock"),
+                   !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+                    next = (next + offset + 1) % displays.count
+                    return number
+                }
+            }
+            throw TerminalError(message: "no free X display in \(displays)")
+        }
+    }
+
+    static func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(100_000)
+        }
+        return condition()
+    }
+
+    /// Starts a program in the background (stdin and output on /dev/null, clean signal mask).
+    static func spawn(_ path: String, _ arguments: [String], environment extra: [String: String], output: [Int32]? = nil) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let output {
+            posix_spawn_file_actions_adddup2(&actions, output[0], 1)
+            posix_spawn_file_actions_adddup2(&actions, output[1], 2)
+            for fd in Set(output) { posix_spawn_file_actions_addclose(&actions, fd) }
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), all = sigset_t()
+        sigemptyset(&empty)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        let environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in envp { free(p) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, path, &actions, &attributes, argv, envp) == 0 else { return 0 }
+        return pid
+    }
+
+    /// Runs a short program to completion (killed after `timeout`): status, stdout, stderr.
+    @discardableResult
+    public static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double) throws -> (status: Int32, out: String, err: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gt-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outPath = directory.appendingPathComponent("out").path, errPath = directory.appendingPathComponent("err").path
+        let out = open(outPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600), err = open(errPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        let pid = spawn(path, arguments, environment: environment, output: [out, err])
+        close(out)
+        close(err)
+        guard pid > 0 else { throw TerminalError(message: "cannot run \(path)") }
+        var status: Int32 = 0
+        if !waitUntil(timeout: timeout, { waitpid(pid, &status, WNOHANG) != 0 }) {
+            kill(pid, SIGKILL)
+            waitpid(pid, &status, 0)
+        }
+        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        let read = { (p: String) in (try? String(contentsOfFile: p, encoding: .utf8)) ?? "" }
+        return (code, read(outPath), read(errPath))
+    }
+}
