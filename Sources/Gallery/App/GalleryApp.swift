@@ -196,7 +196,8 @@ public final class GalleryApp {
         for request in diff.prefetchCancels { source.cancelPrefetch(request) }
         for binding in diff.binds.reversed() { bind(binding, options: []) }
         for request in diff.prefetchStarts where request.index < model.count {
-            source.prefetch(request, item: model.items[request.index])
+            let item = model.items[request.index]
+            if item.problem == nil { source.prefetch(request, item: item) }
         }
         dirty = true
         updatePendingCount()
@@ -204,10 +205,12 @@ public final class GalleryApp {
 
     func bind(_ binding: SlotBinding, options: CellLoadOptions) {
         guard binding.index < model.count else { return }
+        let item = model.items[binding.index]
+        guard item.problem == nil else { return }  // a bad list line: its cell shows the diagnostic
         let inbox = self.inbox
         let slot = binding.slot, generation = binding.generation
         if options.contains(.refresh) { source.cancel(slot: slot) }
-        source.bind(slot: slot, item: model.items[binding.index], targetSize: binding.target, options: options.union(loadOptions)) { update in
+        source.bind(slot: slot, item: item, targetSize: binding.target, options: options.union(loadOptions)) { update in
             inbox.post(.cell(slot: slot, generation: generation, update: update))
         }
     }
