@@ -216,7 +216,8 @@ public final class GalleryApp {
         if !diff.binds.isEmpty { source.beginScreen() }
         for binding in diff.binds { bind(binding, options: []) }
         for request in diff.prefetchStarts where request.index < model.count {
-            source.prefetch(request, item: model.items[request.index])
+            let item = model.items[request.index]
+            if item.problem == nil { source.prefetch(request, item: item) }
         }
         dirty = true
         updatePendingCount()
@@ -224,9 +225,11 @@ public final class GalleryApp {
 
     func bind(_ binding: SlotBinding, options: CellLoadOptions) {
         guard binding.index < model.count else { return }
+        let item = model.items[binding.index]
+        guard item.problem == nil else { return }  // a bad list line: its cell shows the diagnostic
         let slot = binding.slot
         // Weak: the source's slot keeps this closure while its load runs, and the app owns the source.
-        source.bind(slot: slot, item: model.items[binding.index], targetSize: binding.target, options: options.union(loadOptions)) { [weak self] update in
+        source.bind(slot: slot, item: item, targetSize: binding.target, options: options.union(loadOptions)) { [weak self] update in
             self?.apply(update, to: slot)
         }
     }

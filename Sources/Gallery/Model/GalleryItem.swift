@@ -15,9 +15,27 @@ public struct GalleryItem: Sendable, Hashable {
     /// Where the image came from ("memory", "disk", "network", "file"), once known.
     public var origin: String?
 
+    /// Why the item's list line cannot be used (nil for a good line); such an item is never loaded.
+    public private(set) var problem: URLListDiagnostic?
+
     /// Creates an item in the placeholder state.
     public init(entry: URLListEntry) {
         self.entry = entry
+    }
+
+    /// An item for a list line that cannot be used: it shows the diagnostic and is never loaded.
+    public init(problem: URLListDiagnostic) {
+        self.entry = URLListEntry(line: problem.line, location: .file(path: "/"), title: problem.text.isEmpty ? "line \(problem.line)" : problem.text)
+        self.problem = problem
+        self.state = .failure(problem.description)
+    }
+
+    /// The item for list line `result` (good or bad).
+    public init(_ result: Result<URLListEntry, URLListDiagnostic>) {
+        switch result {
+        case .success(let entry): self.init(entry: entry)
+        case .failure(let problem): self.init(problem: problem)
+        }
     }
 
     /// Caption title: the entry's title or file name (sanitized).

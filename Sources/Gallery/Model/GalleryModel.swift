@@ -15,8 +15,8 @@ public struct GalleryModel: Sendable {
     /// Scroll direction, for the prefetch window.
     public enum Direction: Sendable, Hashable { case forward, backward }
 
-    /// Every item, in list order.
-    public private(set) var items: [GalleryItem]
+    /// Every item, in list order (made on demand, kept only once changed).
+    public private(set) var items: GalleryItems
     /// Grid or list.
     public private(set) var mode: ViewMode
     /// Terminal size in cells.
@@ -44,6 +44,13 @@ public struct GalleryModel: Sendable {
 
     /// Creates a model showing the top of the list.
     public init(items: [GalleryItem], terminal: TermSize, cellPixels: PixelSize, mode: ViewMode = .grid,
+                columnsOverride: Int? = nil, prefetchScreens: Int = 1) {
+        self.init(items: GalleryItems(items), terminal: terminal, cellPixels: cellPixels, mode: mode,
+                  columnsOverride: columnsOverride, prefetchScreens: prefetchScreens)
+    }
+
+    /// Creates a model over `items` (e.g. `GalleryItems(index:)` for a list of any size).
+    public init(items: GalleryItems, terminal: TermSize, cellPixels: PixelSize, mode: ViewMode = .grid,
                 columnsOverride: Int? = nil, prefetchScreens: Int = 1) {
         self.items = items
         self.mode = mode

@@ -21,7 +21,7 @@ public enum GalleryRunner {
             if let problem = components.clearCache(options) { stderr("sdgallery: --clear-cache: \(problem)\n") }
             if options.listPath == nil && !options.demo { return 0 }
         }
-        let list: URLList
+        let index: URLListIndex
         if options.demo {
             // `components.demoList` starts `DemoServer` over `assets/demo` at `options.demoRate`
             // and returns its list (http URLs on 127.0.0.1).
@@ -29,10 +29,10 @@ public enum GalleryRunner {
                 stderr("sdgallery: the demo images (assets/demo) were not found\n")
                 return 1
             }
-            list = demo
+            index = URLListIndex(entries: demo.entries)
         } else if let path = options.listPath {
             do {
-                list = try URLList.load(path: path)
+                index = try URLListIndex.load(path: path)
             } catch {
                 stderr("sdgallery: \(error.description)\n")
                 return 1
@@ -41,9 +41,15 @@ public enum GalleryRunner {
             stderr("sdgallery: no list given\n")
             return 1
         }
-        for diagnostic in list.diagnostics.prefix(20) { stderr("sdgallery: \(diagnostic.description)\n") }
-        if list.diagnostics.count > 20 { stderr("sdgallery: … and \(list.diagnostics.count - 20) more bad lines\n") }
-        guard !list.entries.isEmpty else {
+        guard index.count > 0 else {
+            stderr("sdgallery: no usable entries in the list\n")
+            return 1
+        }
+        // Small lists are checked whole before the first frame, as they always were; in a large one
+        // a bad line is reported in its own cell when it comes on screen (nothing parses every line).
+        let checked = index.count <= eagerCheckLimit ? index.parsedList : nil
+        if let diagnostics = checked?.diagnostics { report(diagnostics, stderr: stderr) }
+        if let checked, checked.entries.isEmpty {
             stderr("sdgallery: no usable entries in the list\n")
             return 1
         }
@@ -58,6 +64,8 @@ public enum GalleryRunner {
             if sheetOptions.renderer != .ascii { sheetOptions.renderer = .blocks }
             if let depth { sheetOptions.colors = depth }
             sheet.painter = components.makePainter(sheetOptions, env, nil)
+            let list = checked ?? index.parsedList
+            if checked == nil { report(list.diagnostics, stderr: stderr) }
             sheet.render(list.entries, load: components.loadForPrint, write: stdout)
             components.finishWrites()
             if let note = components.diskNote() { stderr("sdgallery: \(note)\n") }
@@ -67,10 +75,20 @@ public enum GalleryRunner {
             stderr("sdgallery: no terminal to read keys from (list came through stdin)\n")
             return 1
         }
-        return interactive(options, list: list, components: components, stderr: stderr)
+        return interactive(options, index: index, badLines: checked?.diagnostics.count ?? 0, components: components, stderr: stderr)
     }
 
-    static func interactive(_ options: GalleryOptions, list: URLList, components: GalleryComponents, stderr: (String) -> Void) -> Int32 {
+    /// Lists with at most this many indexed lines are parsed whole before the first frame, so their
+    /// bad lines are reported up front (a few milliseconds); larger ones report bad lines in their cells.
+    static let eagerCheckLimit = 20_000
+
+    /// Prints the first 20 diagnostics and how many more there are.
+    static func report(_ diagnostics: [URLListDiagnostic], stderr: (String) -> Void) {
+        for diagnostic in diagnostics.prefix(20) { stderr("sdgallery: \(diagnostic.description)\n") }
+        if diagnostics.count > 20 { stderr("sdgallery: … and \(diagnostics.count - 20) more bad lines\n") }
+    }
+
+    static func interactive(_ options: GalleryOptions, index: URLListIndex, badLines: Int, components: GalleryComponents, stderr: (String) -> Void) -> Int32 {
         let env = TerminalEnvironment.current()
         // Ask the terminal before curses owns it: replies would otherwise arrive as keys.
         let caps = components.probe(options)
@@ -91,7 +109,7 @@ public enum GalleryRunner {
             return 1
         }
         screen.installSignalHandlers(wakeDescriptor: inbox.wakeWriteDescriptor)
-        var model = GalleryModel(items: list.entries.map(GalleryItem.init), terminal: screen.size, cellPixels: screen.cellPixels,
+        var model = GalleryModel(items: GalleryItems(index: index), terminal: screen.size, cellPixels: screen.cellPixels,
                                  mode: options.viewMode, columnsOverride: options.columns)
         model.prefetchScreens = 1
         guard let app = try? GalleryApp(model: model, screen: screen, source: components.makeSource(options, inbox),
@@ -100,8 +118,8 @@ public enum GalleryRunner {
             screen.close()
             return 1
         }
-        if !list.diagnostics.isEmpty {
-            app.status.message = "\(list.diagnostics.count) bad line\(list.diagnostics.count == 1 ? "" : "s") in the list"
+        if badLines > 0 {
+            app.status.message = "\(badLines) bad line\(badLines == 1 ? "" : "s") in the list"
         }
         if let note = components.startupNote(options) { app.status.message = note }
         app.statusRefresh = components.statusRefresh

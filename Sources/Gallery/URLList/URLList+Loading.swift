@@ -4,7 +4,7 @@ import Foundation
 public struct URLListLoadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The path given (or "-" for standard input), sanitized.
     public var path: String
-    /// What the system said ("No such file or directory", "is a directory", "larger than 64 MB").
+    /// What the system said ("No such file or directory", "is a directory").
     public var reason: String
 
     /// Creates an error; both strings are sanitized.
@@ -17,33 +17,37 @@ public struct URLListLoadError: Error, Sendable, Hashable, CustomStringConvertib
     public var description: String { "cannot read '\(path)': \(reason)" }
 }
 
-extension URLList {
-    /// Reads and parses a list file, or standard input when `path` is "-". Relative paths in the list
-    /// resolve against the list file's folder (the working directory for standard input).
-    public static func load(path: String, readStandardInput: () -> Data = { FileHandle.standardInput.readDataToEndOfFile() }) throws(URLListLoadError) -> URLList {
+extension URLListIndex {
+    /// Maps and indexes a list file, or reads standard input into one buffer when `path` is "-".
+    /// Relative paths in the list resolve against the list file's folder (the working directory
+    /// for standard input). No size cap: the index costs 12 bytes a line and the map is given back
+    /// to the page cache behind the index pass.
+    public static func load(path: String, readStandardInput: () -> Data = { FileHandle.standardInput.readDataToEndOfFile() }) throws(URLListLoadError) -> URLListIndex {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        if path == "-" {
-            let data = readStandardInput()
-            guard data.count <= maximumListSize else { throw URLListLoadError(path: path, reason: "larger than \(maximumListSize >> 20) MB") }
-            return parse(String(decoding: data, as: UTF8.self), baseDirectory: cwd)
-        }
+        if path == "-" { return URLListIndex(bytes: readStandardInput(), baseDirectory: cwd) }
         let fileURL = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: fileURL.path, isDirectory: &isDirectory) else {
             throw URLListLoadError(path: path, reason: "No such file or directory")
         }
         if isDirectory.boolValue { throw URLListLoadError(path: path, reason: "is a directory") }
-        let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.path)
-        if let size = attributes?[.size] as? Int, size > maximumListSize {
-            throw URLListLoadError(path: path, reason: "larger than \(maximumListSize >> 20) MB")
+        let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw URLListLoadError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw URLListLoadError(path: path, reason: String(cString: strerror(errno))) }
+        let size = Int(info.st_size)
+        let folder = fileURL.deletingLastPathComponent()
+        guard size > 0 else { return URLListIndex(bytes: Data(), baseDirectory: folder) }
+        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
+            throw URLListLoadError(path: path, reason: String(cString: strerror(errno)))
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: fileURL)
-        } catch {
-            let reason = FileManager.default.isReadableFile(atPath: fileURL.path) ? "read error" : "Permission denied"
-            throw URLListLoadError(path: path, reason: reason)
-        }
-        return parse(String(decoding: data, as: UTF8.self), baseDirectory: fileURL.deletingLastPathComponent())
+        let bytes = Data(bytesNoCopy: mapped, count: size, deallocator: .custom { pointer, count in _ = munmap(pointer, count) })
+        // Pages the pass has read are dropped from this process's memory (the page cache keeps
+        // them; a later `entry(at:)` faults its page back in).
+        return URLListIndex(bytes: bytes, baseDirectory: folder, releasingPagesBehind: { upTo in
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            _ = madvise(mapped, upTo / page * page, MADV_DONTNEED)
+        })
     }
 }

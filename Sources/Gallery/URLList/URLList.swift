@@ -15,8 +15,6 @@ import Foundation
 public struct URLList: Sendable, Hashable {
     /// Lines longer than this (in bytes) are rejected.
     public static let maximumLineLength = 16_384
-    /// Lists larger than this (in bytes) are refused by `load`.
-    public static let maximumListSize = 64 << 20
 
     /// The usable entries, in file order.
     public var entries: [URLListEntry]
@@ -38,25 +36,34 @@ public struct URLList: Sendable, Hashable {
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
         for rawLine in body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             number += 1
-            var line = rawLine
-            if line.hasSuffix("\r") { line = line.dropLast() }
-            if line.utf8.count > maximumLineLength {
-                list.diagnostics.append(URLListDiagnostic(line: number, problem: .lineTooLong(line.utf8.count), text: line.prefix(80)))
-                continue
-            }
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let token = trimmed.prefix { $0 != " " && $0 != "\t" }
-            let rest = trimmed.dropFirst(token.count)
-            let title = TerminalText.sanitize(rest).trimmingCharacters(in: .whitespaces)
-            switch parseLocation(String(token), baseDirectory: baseDirectory, home: home) {
-            case .success(let location):
-                list.entries.append(URLListEntry(line: number, location: location, title: title.isEmpty ? nil : title))
-            case .failure(let problem):
-                list.diagnostics.append(URLListDiagnostic(line: number, problem: problem, text: token))
+            switch parseLine(rawLine, number: number, baseDirectory: baseDirectory, home: home) {
+            case nil: continue
+            case .success(let entry)?: list.entries.append(entry)
+            case .failure(let diagnostic)?: list.diagnostics.append(diagnostic)
             }
         }
         return list
+    }
+
+    /// Parses one line (without its newline): nil for a blank or comment line, else the entry or
+    /// why the line cannot be used. The one line parser: `parse` and `URLListIndex` both use it.
+    static func parseLine(_ rawLine: Substring, number: Int, baseDirectory: URL, home: String?) -> Result<URLListEntry, URLListDiagnostic>? {
+        var line = rawLine
+        if line.hasSuffix("\r") { line = line.dropLast() }
+        if line.utf8.count > maximumLineLength {
+            return .failure(URLListDiagnostic(line: number, problem: .lineTooLong(line.utf8.count), text: line.prefix(80)))
+        }
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
+        let token = trimmed.prefix { $0 != " " && $0 != "\t" }
+        let rest = trimmed.dropFirst(token.count)
+        let title = TerminalText.sanitize(rest).trimmingCharacters(in: .whitespaces)
+        switch parseLocation(String(token), baseDirectory: baseDirectory, home: home) {
+        case .success(let location):
+            return .success(URLListEntry(line: number, location: location, title: title.isEmpty ? nil : title))
+        case .failure(let problem):
+            return .failure(URLListDiagnostic(line: number, problem: problem, text: token))
+        }
     }
 
     /// Parses one URL or path.

@@ -150,3 +150,37 @@ func makeModel(count: Int, columns: Int = 160, rows: Int = 37, mode: ViewMode = 
         #expect(GalleryItem.formatBytes(3_500_000) == "3.3 MB")
     }
 }
+
+/// The model over a 10⁶-line index holds only what was touched, and the end of the list is as near as the start.
+@Suite struct LargeListModelTests {
+    @Test func aMillionLineListKeepsOnlyTouchedItems() throws {
+        var text = Data(capacity: 45_000_000)
+        for number in 0..<1_000_000 { text.append(contentsOf: "https://e.example/p/\(number).jpg Photo \(number)\n".utf8) }
+        let index = URLListIndex(bytes: text, baseDirectory: URL(fileURLWithPath: "/"), home: nil)
+        var model = GalleryModel(items: GalleryItems(index: index), terminal: TermSize(columns: 160, rows: 37),
+                                 cellPixels: PixelSize(width: 8, height: 16), columnsOverride: 6)
+        #expect(model.count == 1_000_000)
+        let first = model.reconcile()
+        for binding in first.binds { model.setState(.final, of: binding.index) }
+        _ = model.perform(.end)
+        let last = model.reconcile()
+        #expect(model.visibleIndices.upperBound == 1_000_000)
+        #expect(model.items[999_999].title == "Photo 999999")
+        for binding in last.binds { model.setState(.final, of: binding.index) }
+        _ = model.perform(.pageUp)
+        _ = model.reconcile()
+        // Two screens were loaded (18, then the last 16); cancelled loads leave nothing behind.
+        #expect(first.binds.count == 18 && last.binds.count == 16)
+        #expect(model.items.heldCount == 34)
+        #expect(model.items[0].state == .final)
+        #expect(model.items[500_000].state == .placeholder)
+    }
+
+    @Test func aBadLineIsAFailedCellThatIsNeverLoaded() {
+        let index = URLListIndex(bytes: Data("https://e.example/a.jpg\nftp://e.example/b.jpg\n".utf8), baseDirectory: URL(fileURLWithPath: "/"), home: nil)
+        let items = GalleryItems(index: index)
+        #expect(items[1].problem?.line == 2)
+        #expect(items[1].state == .failure("line 2: unsupported scheme 'ftp': ftp://e.example/b.jpg"))
+        #expect(items[0].problem == nil)
+    }
+}

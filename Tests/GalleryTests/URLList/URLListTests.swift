@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func loadsFromStandardInputAndFiles() throws {
-        let stdin = try URLList.load(path: "-", readStandardInput: { Data("a.jpg\nhttps://e.example/b.jpg B\n".utf8) })
+        let stdin = try URLListIndex.load(path: "-", readStandardInput: { Data("a.jpg\nhttps://e.example/b.jpg B\n".utf8) }).parsedList
         #expect(stdin.entries.count == 2)
         let cwd = FileManager.default.currentDirectoryPath
         #expect(stdin.entries[0].location == .file(path: URLList.normalized(cwd + "/a.jpg")))
@@ -91,16 +91,16 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("list.txt")
         try Data("pics/x.png\n".utf8).write(to: file)
-        let list = try URLList.load(path: file.path)
+        let list = try URLListIndex.load(path: file.path).parsedList
         #expect(list.entries.map(\.location) == [.file(path: dir.path + "/pics/x.png")])
     }
 
     @Test func unreadableFilesGiveClearErrors() {
         #expect(throws: URLListLoadError(path: "/nonexistent/list.txt", reason: "No such file or directory")) {
-            try URLList.load(path: "/nonexistent/list.txt")
+            try URLListIndex.load(path: "/nonexistent/list.txt")
         }
         #expect(throws: URLListLoadError(path: "/tmp", reason: "is a directory")) {
-            try URLList.load(path: "/tmp")
+            try URLListIndex.load(path: "/tmp")
         }
     }
 }

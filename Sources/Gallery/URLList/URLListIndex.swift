@@ -1,0 +1,112 @@
+import Foundation
+
+/// A list held as its bytes plus the offset of every line that may name an image, built in one
+/// byte-level pass (`memchr`). Nothing is parsed up front: `entry(at:)` parses one line when the
+/// gallery needs it (on screen, prefetch, full view). Blank and `#` lines are left out of the index
+/// (that needs only each line's first non-blank byte); every other line is an index position, good
+/// or bad — a bad line is reported when it is parsed.
+///
+/// Cost per line: 12 bytes (an `Int` offset and a `UInt32` line number). The bytes are a
+/// read-only memory map for files (pages the index pass read are given back as it goes) and one
+/// buffer for standard input.
+///
+/// ```swift
+/// let index = URLListIndex(bytes: Data("# photos\nhttps://e.example/a.jpg Sunset\n".utf8),
+///                          baseDirectory: URL(fileURLWithPath: "/home/me"))
+/// index.count                 // 1
+/// try index.entry(at: 0).get().title  // "Sunset"
+/// ```
+public struct URLListIndex: Sendable {
+    /// The list's bytes.
+    public let bytes: Data
+    /// Folder that relative paths resolve against.
+    public let baseDirectory: URL
+    /// Expands `~/`.
+    public let home: String?
+    private var starts: [Int] = []
+    private var lineNumbers: [UInt32] = []
+
+    /// Indexes `bytes` (one pass, no parsing).
+    public init(bytes: Data, baseDirectory: URL, home: String? = ProcessInfo.processInfo.environment["HOME"],
+                releasingPagesBehind release: ((Int) -> Void)? = nil) {
+        self.bytes = bytes
+        self.baseDirectory = baseDirectory
+        self.home = home
+        bytes.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            let end = raw.count
+            var position = 0
+            if end >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
+            var number: UInt32 = 0
+            var released = 0
+            starts.reserveCapacity(end / 48)
+            lineNumbers.reserveCapacity(end / 48)
+            while position < end {
+                number &+= 1
+                let lineStart = position
+                var first = position
+                while first < end, base[first] == 0x20 || base[first] == 0x09 { first += 1 }
+                let newline = memchr(base + first, 0x0A, end - first).map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base }
+                let next = newline.map { $0 + 1 } ?? end
+                // Blank unless something but a CR ("\r\n" ends the line; one more CR is trimmed) follows the blanks.
+                var last = newline ?? end
+                if newline != nil, last > first, base[last - 1] == 0x0D { last -= 1 }
+                if last > first, base[last - 1] == 0x0D { last -= 1 }
+                if last > first, base[first] != 0x23 {
+                    starts.append(lineStart)
+                    lineNumbers.append(number)
+                }
+                position = next
+                if let release, position - released >= 8 << 20 {
+                    release(position)
+                    released = position
+                }
+            }
+        }
+        release?(bytes.count)
+    }
+
+    /// An index over entries already parsed (the demo's list): written out as list text, one URL
+    /// (percent-encoded, so no spaces) and title a line.
+    public init(entries: [URLListEntry]) {
+        let text = entries.map { entry in
+            entry.location.url.absoluteString + (entry.title.map { " " + $0 } ?? "")
+        }.joined(separator: "\n")
+        self.init(bytes: Data(text.utf8), baseDirectory: URL(fileURLWithPath: "/"), home: nil)
+    }
+
+    /// Number of indexed lines (good or bad).
+    public var count: Int { starts.count }
+
+    /// Parses indexed line `position`: the entry, or why the line cannot be used.
+    public func entry(at position: Int) -> Result<URLListEntry, URLListDiagnostic> {
+        let number = Int(lineNumbers[position])
+        let (line, length): (Substring, Int) = bytes.withUnsafeBytes { raw in
+            let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            let start = starts[position]
+            var end = memchr(base + start, 0x0A, raw.count - start).map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? raw.count
+            if end > start, base[end - 1] == 0x0D { end -= 1 }
+            // A line over the limit becomes text only as far as its diagnostic shows.
+            let kept = min(end - start, URLList.maximumLineLength + 2)
+            let length = end > start && base[end - 1] == 0x0D ? end - start - 1 : end - start
+            return (Substring(String(decoding: UnsafeBufferPointer(start: base + start, count: kept), as: UTF8.self)), length)
+        }
+        if length > URLList.maximumLineLength + 1 {
+            return .failure(URLListDiagnostic(line: number, problem: .lineTooLong(length), text: line.prefix(80)))
+        }
+        return URLList.parseLine(line, number: number, baseDirectory: baseDirectory, home: home)
+            ?? .failure(URLListDiagnostic(line: number, problem: .malformedURL, text: line))
+    }
+
+    /// Every line parsed: for small lists, the contact sheet and tests. O(lines); the gallery never calls it.
+    public var parsedList: URLList {
+        var list = URLList()
+        for position in 0..<count {
+            switch entry(at: position) {
+            case .success(let entry): list.entries.append(entry)
+            case .failure(let diagnostic): list.diagnostics.append(diagnostic)
+            }
+        }
+        return list
+    }
+}
