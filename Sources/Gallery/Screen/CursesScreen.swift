@@ -89,6 +89,7 @@ public final class CursesScreen: Screen {
                 put(cell, column: column, row: row)
             }
         }
+        let released = writer.release(frame.released)
         let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || previous == nil,
                                changedRows: FrameWriter.changedRows(from: previous, to: grid))
         lastGrid = grid
@@ -96,7 +97,7 @@ public final class CursesScreen: Screen {
         for row in plan.staleRows { _ = sdg_curses_redraw_rows(Int32(row), 1) }
         write(writer.frameStart)
         _ = sdg_curses_update()
-        write(FrameWriter.bytes(for: plan.emit, erasing: plan.erased))
+        write(released + writer.bytes(for: plan))
         write(writer.frameEnd)
         sdg_curses_flush()
     }
@@ -105,6 +106,7 @@ public final class CursesScreen: Screen {
     public func close() {
         guard let screen = handle else { return }
         handle = nil
+        write(writer.closingBytes())
         if mouse { sdg_curses_write("\u{1B}[?1006l\u{1B}[?1000l", 16) }
         sdg_curses_close(screen)
     }
