@@ -51,16 +51,8 @@ public enum GalleryRunner {
         let dumb = (environment["TERM"] ?? "dumb").isEmpty || environment["TERM"] == "dumb"
         // Not a terminal, or one curses cannot drive (TERM=dumb or unset): the one-shot sheet.
         if options.printSheet || sdg_curses_isatty(1) == 0 || dumb {
-            let env = TerminalEnvironment.current()
-            let depth: ColorChoice? = dumb && options.colors == nil ? nil : (options.colors ?? env.colorDepth)
-            var sheet = ContactSheet(width: env.columns ?? 80, columns: options.columns, cellPixels: env.cellPixels, depth: depth)
-            // The sheet is text: half blocks (or ASCII), like timg --grid; bitmaps need the interactive view.
-            var sheetOptions = options
-            if sheetOptions.renderer != .ascii { sheetOptions.renderer = .blocks }
-            if let depth { sheetOptions.colors = depth }
-            sheet.painter = components.makePainter(sheetOptions, env, nil)
-            sheet.render(list.entries, load: components.loadForPrint, write: stdout)
-            return 0
+            return printSheet(options, list: list, components: components, terminal: sdg_curses_isatty(1) != 0 && !dumb,
+                              dumb: dumb, stdout: stdout, stderr: stderr)
         }
         if options.listPath == "-" && sdg_curses_isatty(0) == 0 && sdg_curses_stdin_from_tty() != 0 {
             stderr("sdgallery: no terminal to read keys from (list came through stdin)\n")
@@ -109,6 +101,35 @@ public enum GalleryRunner {
         app.run()
         if options.stats {
             stderr(([GalleryStats(app: app, started: started).report] + components.statsLines()).joined(separator: "\n") + "\n")
+        }
+        return 0
+    }
+
+    /// The contact sheet with the gallery's choices: in a terminal the probe picks the renderer
+    /// (sixel, kitty, half blocks inside tmux), colour depth and cell size; piped, text (half blocks,
+    /// plain captions for TERM=dumb) unless `--renderer` or `--colors` says otherwise. Options that
+    /// cannot apply to a sheet get a one-line warning.
+    static func printSheet(_ options: GalleryOptions, list: URLList, components: GalleryComponents, terminal: Bool,
+                           dumb: Bool, stdout: (String) -> Void, stderr: (String) -> Void) -> Int32 {
+        let env = TerminalEnvironment.current()
+        if options.viewMode == .list { stderr("sdgallery: --list does not apply to --print (the sheet is a grid)\n") }
+        let caps = terminal ? components.probe(options) : nil
+        let probedDepth = caps.flatMap { ColorChoice($0.colorDepth) }
+        let plain = dumb && options.colors == nil && options.renderer == .auto
+        let depth: ColorChoice? = plain ? nil : (options.colors ?? probedDepth ?? env.colorDepth)
+        let cellPixels = caps?.cellPixelSize.map { PixelSize(width: $0.width, height: $0.height) } ?? env.cellPixels
+        var sheet = ContactSheet(width: env.columns ?? 80, columns: options.columns, cellPixels: cellPixels, depth: depth)
+        var sheetOptions = options
+        // Piped without a choice: text, like timg --grid; an explicit --renderer wins (like timg -p).
+        if !terminal && sheetOptions.renderer == .auto { sheetOptions.renderer = .blocks }
+        if let depth { sheetOptions.colors = depth }
+        sheet.painter = components.makePainter(sheetOptions, env, caps?.applying(sheetOptions))
+        let started = GalleryApp.now()
+        let failures = sheet.render(list.entries, load: components.loadForPrint, write: stdout)
+        if options.stats {
+            let seconds = GalleryApp.now() - started
+            let summary = "sheet: \(list.entries.count) entries, \(failures) failed, \(String(format: "%.2f", seconds)) s"
+            stderr(([summary] + components.statsLines()).joined(separator: "\n") + "\n")
         }
         return 0
     }

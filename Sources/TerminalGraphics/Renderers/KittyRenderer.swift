@@ -28,9 +28,14 @@ public struct KittyRenderer: ImageRenderer {
         RendererIdentity(kind: .kitty, background: background, tmuxPassthrough: tmuxPassthrough)
     }
 
-    /// The wire id for an image at a scaled size: a mix of both, 32 bits, never 0.
+    /// Per-process salt: image ids are process-local counters, so without it a second run (two
+    /// `--print` sheets one after the other) would reuse the ids and replace the first run's images.
+    static let salt = UInt64.random(in: 1...UInt64.max)
+
+    /// The wire id for an image at a scaled size: a mix of both (and of the process salt), 32 bits,
+    /// never 0.
     public static func imageID(for image: Image, size: PixelSize) -> UInt32 {
-        var x = image.id &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(size.width) << 20 ^ UInt64(size.height)
+        var x = (image.id ^ salt) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(size.width) << 20 ^ UInt64(size.height)
         x ^= x >> 31
         x = x &* 0xBF58_476D_1CE4_E5B9
         x ^= x >> 29
