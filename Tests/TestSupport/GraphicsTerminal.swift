@@ -1,16 +1,39 @@
 import Foundation
 
-/// A real kitty under its own Xvfb display, for end-to-end graphics tests: starts both, sends keys
+/// A real graphics terminal (kitty, or xterm as a VT340 with sixel) under its own Xvfb display, for
+/// end-to-end graphics tests: starts both, sends keys
 /// with xdotool, reads the screen with ImageMagick (`import -window root`) as a colour histogram,
 /// waits for conditions with a deadline, and kills exactly what it started. (A small launcher of its
 /// own until the shared Xvfb harness lands; fold the two together then.)
 ///
 /// ```swift
-/// let kitty = try KittyTerminal.start(display: 62, command: "sdgallery list.txt; touch done")
+/// let kitty = try GraphicsTerminal.start(.kitty, display: 62, command: "sdgallery list.txt; touch done")
 /// defer { kitty.stop() }
 /// let red = kitty.wait(timeout: 20) { $0.count(of: (255, 0, 0)) > 1000 }
 /// ```
-public final class KittyTerminal: Sendable {
+public final class GraphicsTerminal: Sendable {
+    /// Which terminal.
+    public enum Kind: Sendable {
+        /// kitty 0.26 (kitty graphics; OpenGL through Mesa's llvmpipe).
+        case kitty
+        /// xterm as a VT340 with 256 colour registers (sixel).
+        case xterm
+
+        var path: String { self == .kitty ? "/usr/bin/kitty" : "/usr/bin/xterm" }
+
+        func arguments(_ command: String) -> [String] {
+            switch self {
+            case .kitty:
+                return ["-o", "initial_window_width=1500", "-o", "initial_window_height=900", "-o", "remember_window_size=no",
+                        "-o", "background=#000000", "sh", "-c", command]
+            case .xterm:
+                return ["-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
+                        "-xrm", "XTerm*allowSendEvents: true", "-bg", "black", "-fg", "white", "-geometry", "150x45+0+0",
+                        "-e", "sh", "-c", command]
+            }
+        }
+    }
+
     /// A screenshot reduced to how many pixels have each colour.
     public struct Histogram: Sendable {
         /// Pixel count per packed 0xRRGGBB colour.
@@ -19,29 +42,36 @@ public final class KittyTerminal: Sendable {
         public func count(of rgb: (UInt8, UInt8, UInt8)) -> Int {
             counts[UInt32(rgb.0) << 16 | UInt32(rgb.1) << 8 | UInt32(rgb.2)] ?? 0
         }
+        /// Pixels whose colour satisfies `matches`.
+        public func count(where matches: ((r: UInt8, g: UInt8, b: UInt8)) -> Bool) -> Int {
+            counts.reduce(0) { sum, entry in
+                let rgb = (r: UInt8(entry.key >> 16 & 0xFF), g: UInt8(entry.key >> 8 & 0xFF), b: UInt8(entry.key & 0xFF))
+                return matches(rgb) ? sum + entry.value : sum
+            }
+        }
     }
 
     /// The X display number.
     public let display: Int
     private let xvfb: pid_t
-    private let kitty: pid_t
+    private let terminal: pid_t
 
-    /// Whether Xvfb, kitty, xdotool and ImageMagick's import are installed.
-    public static var available: Bool {
-        ["/usr/bin/Xvfb", "/usr/bin/kitty", "/usr/bin/xdotool", "/usr/bin/import"].allSatisfy {
+    /// Whether Xvfb, the terminal, xdotool and ImageMagick are installed.
+    public static func available(_ kind: Kind) -> Bool {
+        ["/usr/bin/Xvfb", kind.path, "/usr/bin/xdotool", "/usr/bin/import", "/usr/bin/convert"].allSatisfy {
             FileManager.default.isExecutableFile(atPath: $0)
         }
     }
 
-    private init(display: Int, xvfb: pid_t, kitty: pid_t) {
+    private init(display: Int, xvfb: pid_t, terminal: pid_t) {
         self.display = display
         self.xvfb = xvfb
-        self.kitty = kitty
+        self.terminal = terminal
     }
 
-    /// Starts Xvfb on `:display` (1600×1000, GLX for kitty's OpenGL) and kitty running `command`
-    /// through `sh -c`. Blocks until the display is up (call it off the cooperative pool).
-    public static func start(display: Int, command: String, timeout: Double = 20) throws -> KittyTerminal {
+    /// Starts Xvfb on `:display` (1600×1000, GLX for kitty's OpenGL) and the terminal running
+    /// `command` through `sh -c`. Blocks until the display is up (call it off the cooperative pool).
+    public static func start(_ kind: Kind, display: Int, command: String, timeout: Double = 20) throws -> GraphicsTerminal {
         let socket = "/tmp/.X11-unix/X\(display)", lock = "/tmp/.X\(display)-lock"
         // A lock whose server is gone (killed) leaves both files behind: clear them.
         if let owner = (try? String(contentsOfFile: lock, encoding: .utf8)).flatMap({ pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
@@ -56,19 +86,17 @@ public final class KittyTerminal: Sendable {
             _ = reap(xvfb, timeout: 5)
             throw Failure("Xvfb :\(display) did not start")
         }
-        let environment = ["DISPLAY=:\(display)", "LIBGL_ALWAYS_SOFTWARE=1", "TERM=xterm-kitty", "HOME=\(NSTemporaryDirectory())",
-                           "PATH=/usr/bin:/bin", "KITTY_CONFIG_DIRECTORY=/nonexistent"]
-        let kitty: pid_t
+        let environment = ["DISPLAY=:\(display)", "LIBGL_ALWAYS_SOFTWARE=1", "HOME=\(NSTemporaryDirectory())",
+                           "PATH=/usr/bin:/bin", "KITTY_CONFIG_DIRECTORY=/nonexistent", "LANG=C.UTF-8"]
+        let terminal: pid_t
         do {
-            kitty = try spawn("/usr/bin/kitty", ["-o", "initial_window_width=1500", "-o", "initial_window_height=900",
-                                                 "-o", "remember_window_size=no", "-o", "background=#000000",
-                                                 "sh", "-c", command], environment: environment)
+            terminal = try spawn(kind.path, kind.arguments(command), environment: environment)
         } catch {
             kill(xvfb, SIGTERM)
             _ = reap(xvfb, timeout: 5)
             throw error
         }
-        return KittyTerminal(display: display, xvfb: xvfb, kitty: kitty)
+        return GraphicsTerminal(display: display, xvfb: xvfb, terminal: terminal)
     }
 
     /// Types `text` into the window (after moving the pointer over it: focus without a window manager).
@@ -111,9 +139,9 @@ public final class KittyTerminal: Sendable {
         return (ok, last)
     }
 
-    /// Ends kitty and Xvfb (the processes this launcher started, by pid) and waits for both.
+    /// Ends the terminal and Xvfb (the processes this launcher started, by pid) and waits for both.
     public func stop() {
-        for pid in [kitty, xvfb] {
+        for pid in [terminal, xvfb] {
             kill(pid, SIGTERM)
             if !Self.reap(pid, timeout: 5) {
                 kill(pid, SIGKILL)
@@ -180,7 +208,7 @@ public final class KittyTerminal: Sendable {
 
     /// Runs a short X client on the display to completion (killed after 20 s); its stdout, or nil.
     static func run(_ path: String, _ arguments: [String], display: Int) -> String? {
-        let output = NSTemporaryDirectory() + "kitty-terminal-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
+        let output = NSTemporaryDirectory() + "graphics-terminal-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).out"
         defer { try? FileManager.default.removeItem(atPath: output) }
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = ":\(display)"
