@@ -50,8 +50,16 @@ public struct BitmapPlacement: Sendable, Hashable {
             // kitty: this cell's own placement of the uploaded image, and the delete of exactly it.
             let placement = KittyRenderer.placementID(column: column, row: row)
             let cells = CellSize(columns: image.cells.columns, rows: image.cells.rows)
-            self.image.bytes = KittyRenderer.placement(
-                imageID: upload.id, placementID: placement, cells: cells, tmuxPassthrough: upload.tmuxPassthrough)
+            if upload.tmuxPassthrough {
+                // tmux does not pass its cursor moves on before a passthrough: move the outer
+                // terminal's cursor inside the passthrough (the pane is taken to start at the window's
+                // top-left), saved and restored so tmux's own idea of the cursor stays right.
+                let place = KittyRenderer.placement(imageID: upload.id, placementID: placement, cells: cells)
+                self.image.bytes = TmuxPassthrough.wrap(
+                    Array("\u{1B}7\u{1B}[\(row + 1);\(column + 1)H".utf8) + place + Array("\u{1B}8".utf8))
+            } else {
+                self.image.bytes = KittyRenderer.placement(imageID: upload.id, placementID: placement, cells: cells)
+            }
             self.image.erase = KittyRenderer.delete(
                 imageID: upload.id, placementID: placement, tmuxPassthrough: upload.tmuxPassthrough)
         }

@@ -107,6 +107,7 @@ public final class CursesScreen: Screen {
         guard let screen = handle else { return }
         handle = nil
         write(writer.closingBytes())
+        sdg_curses_flush()  // before endwin, which curses writes past stdio's buffer
         if mouse { sdg_curses_write("\u{1B}[?1006l\u{1B}[?1000l", 16) }
         sdg_curses_close(screen)
     }

@@ -27,10 +27,14 @@ extension FrameWriter {
         return out + Self.bytes(for: plan.emit, erasing: plan.erased)
     }
 
-    /// Bytes that leave nothing of ours on screen when the program quits (kitty `a=d,d=A` when
-    /// anything was uploaded); the writer forgets everything.
+    /// Bytes that leave nothing of ours on screen when the program quits (kitty: every placement and
+    /// image deleted by id, then `a=d,d=A`, when anything was uploaded); the writer forgets everything.
     public mutating func closingBytes() -> [UInt8] {
+        // Each placement and image by id first (kitty through tmux did not act on `d=A` alone here),
+        // then everything.
+        var out = shown.flatMap(\.image.erase)
+        out += uploads.free(uploads.transmitted.sorted())
         shown = []
-        return uploads.close()
+        return out + uploads.close()
     }
 }

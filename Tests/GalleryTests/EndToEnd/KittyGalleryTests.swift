@@ -70,4 +70,30 @@ struct KittyGalleryTests {
             #expect(!sent.isEmpty && places.allSatisfy { sent.contains($0.keys["i"] ?? "") }, "every placement's image was sent")
         }
     }
+
+    @Test(.timeLimit(.minutes(2)))
+    func forcedKittyThroughTmuxPassthroughShowsTheRightImagesAndClearsOnQuit() async throws {
+        let dir = try fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("set -g allow-passthrough on\nset -g status off\n".utf8).write(to: dir.appendingPathComponent("tmux.conf"))
+        let socket = "h12b-kitty-\(getpid())"
+        let inner = "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) --renderer kitty --columns 3 \(dir.path)/list.txt; "
+            + "echo $? > \(dir.path)/exit.txt; sleep 600"
+        let command = "cd \(dir.path) && tmux -L \(socket) -f \(dir.path)/tmux.conf new-session '\(inner)'"
+        try await Blocking.run {
+            let kitty = try GraphicsTerminal.start(.kitty, display: 65, command: command)
+            defer {
+                kitty.stop()
+                _ = try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "kill-server"])
+            }
+            let shown = kitty.wait(timeout: 40, Self.redTwiceGreenOnce)
+            if !shown.ok { kitty.screenshot(to: dir.deletingLastPathComponent().path + "/kitty-tmux-failed.png") }
+            #expect(shown.ok, "red \(shown.last?.count(of: Self.red) ?? -1), green \(shown.last?.count(of: Self.green) ?? -1)")
+            kitty.type("q")
+            let exit = dir.appendingPathComponent("exit.txt").path
+            #expect(GraphicsTerminal.waitFor(timeout: 20) { FileManager.default.fileExists(atPath: exit) })
+            let cleared = kitty.wait(timeout: 10) { $0.count(of: Self.red) == 0 && $0.count(of: Self.green) == 0 }
+            #expect(cleared.ok, "images left after q: red \(cleared.last?.count(of: Self.red) ?? -1)")
+        }
+    }
 }

@@ -95,7 +95,11 @@ import TestSupport
         let last = try #require(screen.written.last)
         #expect(commands(last, action: "d").contains { $0.keys["d"] == "I" && $0.keys["i"] == String(released[0]) })
         screen.close()
-        #expect(commands(screen.closingBytes, action: "d").map(\.keys) == [["a": "d", "d": "A", "q": "2"]])
+        // Quit: the shown placement and the image by id, then everything.
+        let placement = String(KittyRenderer.placementID(column: 0, row: 0)), shown = String(try #require(py.upload?.id))
+        #expect(commands(screen.closingBytes, action: "d").map(\.keys) == [
+            ["a": "d", "d": "i", "i": shown, "p": placement, "q": "2"], ["a": "d", "d": "I", "i": shown, "q": "2"],
+            ["a": "d", "d": "A", "q": "2"]])
     }
 
     @Test func textOnlyScreensWriteNothingOnClose() {
