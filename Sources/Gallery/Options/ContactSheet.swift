@@ -44,6 +44,7 @@ public struct ContactSheet: Sendable {
         let painter = self.painter ?? RendererPainter(renderer: HalfBlockRenderer(colorDepth: (depth ?? .truecolor).depth))
         var failures = 0
         var start = 0
+        var uploaded = Set<UInt32>()
         let loads = PendingLoads(entries, target: depth == nil ? nil : target, load: load,
                                  lookahead: max(lookahead, 2 * layout.columns))
         while start < entries.count {
@@ -66,7 +67,8 @@ public struct ContactSheet: Sendable {
                 }
                 items.append(item)
             }
-            write(lines(items: items, pictures: pictures, layout: layout, imageRows: imageRows, firstIndex: start).joined(separator: "\n") + "\n")
+            write(lines(items: items, pictures: pictures, layout: layout, imageRows: imageRows, firstIndex: start,
+                        uploaded: &uploaded).joined(separator: "\n") + "\n")
             start += layout.columns
         }
         return failures
@@ -74,11 +76,19 @@ public struct ContactSheet: Sendable {
 
     /// The text lines of one grid row.
     func lines(items: [GalleryItem], pictures: [PaintedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int = 0) -> [String] {
+        var uploaded = Set<UInt32>()
+        return lines(items: items, pictures: pictures, layout: layout, imageRows: imageRows, firstIndex: firstIndex, uploaded: &uploaded)
+    }
+
+    /// The text lines of one grid row; `uploaded` holds the kitty images already sent by this sheet
+    /// (sending an id again would replace it and delete its earlier placements).
+    func lines(items: [GalleryItem], pictures: [PaintedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int,
+               uploaded: inout Set<UInt32>) -> [String] {
         let margin = String(repeating: " ", count: layout.leftMargin)
         let gap = String(repeating: " ", count: layout.gap)
         var out: [String] = []
         let bitmaps = pictures.contains { $0.map(Self.isBitmap) ?? false }
-        if bitmaps { out.append(bitmapRows(pictures, layout: layout, imageRows: imageRows, firstIndex: firstIndex)) }
+        if bitmaps { out.append(bitmapRows(pictures, layout: layout, imageRows: imageRows, firstIndex: firstIndex, uploaded: &uploaded)) }
         for r in 0..<imageRows where !bitmaps {
             var line = margin
             for (column, picture) in pictures.enumerated() {
@@ -114,7 +124,8 @@ public struct ContactSheet: Sendable {
     /// (the screen scrolls now, not under an image), back up, each image drawn from its cell's
     /// top-left between save and restore cursor, then down to the last image row. kitty images are
     /// transmitted and placed with a placement id per entry (the same image twice shows twice).
-    func bitmapRows(_ pictures: [PaintedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int) -> String {
+    func bitmapRows(_ pictures: [PaintedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int,
+                    uploaded: inout Set<UInt32>) -> String {
         var out = String(repeating: "\n", count: imageRows) + "\u{1B}[\(imageRows)A"
         for (column, picture) in pictures.enumerated() {
             guard let picture, Self.isBitmap(picture) else { continue }
@@ -122,7 +133,7 @@ public struct ContactSheet: Sendable {
             let left = layout.leftMargin + column * (layout.cellWidth + layout.gap) + max(0, (layout.cellWidth - picture.cells.columns) / 2)
             var bytes = picture.bytes
             if let upload = picture.upload {
-                bytes = upload.bytes + KittyRenderer.placement(
+                bytes = (uploaded.insert(upload.id).inserted ? upload.bytes : []) + KittyRenderer.placement(
                     imageID: upload.id, placementID: UInt32(truncatingIfNeeded: firstIndex + column + 1),
                     cells: CellSize(columns: picture.cells.columns, rows: picture.cells.rows), tmuxPassthrough: upload.tmuxPassthrough)
             }

@@ -71,20 +71,22 @@ struct KittyGalleryTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
-    func forcedKittyThroughTmuxPassthroughShowsTheRightImagesAndClearsOnQuit() async throws {
+    /// Forced (`--renderer kitty`) and chosen by the probe (the outer kitty answers through passthrough).
+    @Test(.timeLimit(.minutes(2)), arguments: [(65, "--renderer kitty"), (66, "")])
+    func kittyThroughTmuxPassthroughShowsTheRightImagesAndClearsOnQuit(display: Int, renderer: String) async throws {
         let dir = try fixture()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data("set -g allow-passthrough on\nset -g status off\n".utf8).write(to: dir.appendingPathComponent("tmux.conf"))
-        let socket = "h12b-kitty-\(getpid())"
-        let inner = "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) --renderer kitty --columns 3 \(dir.path)/list.txt; "
+        let socket = "h12b-kitty-\(getpid())-\(display)"
+        let inner = "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) \(renderer) --columns 3 \(dir.path)/list.txt; "
             + "echo $? > \(dir.path)/exit.txt; sleep 600"
         let command = "cd \(dir.path) && tmux -L \(socket) -f \(dir.path)/tmux.conf new-session '\(inner)'"
         try await Blocking.run {
-            let kitty = try GraphicsTerminal.start(.kitty, display: 65, command: command)
+            let kitty = try GraphicsTerminal.start(.kitty, display: display, command: command)
             defer {
                 kitty.stop()
                 _ = try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "kill-server"])
+                try? FileManager.default.removeItem(atPath: "/tmp/tmux-\(getuid())/\(socket)")
             }
             let shown = kitty.wait(timeout: 40, Self.redTwiceGreenOnce)
             if !shown.ok { kitty.screenshot(to: dir.deletingLastPathComponent().path + "/kitty-tmux-failed.png") }

@@ -77,6 +77,32 @@ import TestSupport
         #expect(text.out.contains("▀") && !text.out.contains("\u{1B}P") && !text.out.contains("\u{1B}_G"))
     }
 
+    @Test func aKittyImageShownTwiceInASheetIsSentOnce() throws {
+        // The memory cache hands both entries the same image: sending its id again would replace it
+        // and delete the first placement.
+        let pixels = Array((0..<(8 * 8)).map { _ in [UInt8(200), 30, 90, 255] }.joined())
+        let shared = Image(width: 8, height: 8, pixels: pixels)
+        var parts = components()
+        parts.loadForPrint = { entry, _ in
+            guard case .remote = entry.location else { return .failure(LoadFailure(message: "no")) }
+            return .success((shared, ImageDetails(pixelSize: PixelSize(width: 8, height: 8), byteCount: 10)))
+        }
+        let dir = try Fixtures.temporaryDirectory("gallery-runner")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let list = dir.appendingPathComponent("list.txt")
+        try Data("https://e.example/a.png A\nhttps://e.example/a.png Again\n".utf8).write(to: list)
+        var options = GalleryOptions()
+        options.listPath = list.path
+        options.printSheet = true
+        options.renderer = .kitty
+        var out = ""
+        #expect(GalleryRunner.run(options, components: parts, stdout: { out += $0 }, stderr: { _ in }) == 0)
+        let commands = KittyCommand.parse(Array(out.utf8))
+        #expect(KittyCommand.transmitted(commands).count == 1)
+        #expect(commands.filter { $0.keys["a"] == "t" }.count == 1)
+        #expect(commands.filter { $0.keys["a"] == "p" }.count == 2)
+    }
+
     @Test func optionsASheetCannotUseAreWarnedAboutAndStatsArePrinted() throws {
         let run = try printPiped {
             $0.viewMode = .list
