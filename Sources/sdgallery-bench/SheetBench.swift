@@ -46,6 +46,8 @@ enum SheetBench {
             markdown += "### \(variant) (\(Stats.megabytes(Double(totalSize(files)))) in 16 files)\n\n" + result.markdown
             targets.append(TargetRow(name: "contact sheet, \(variant), cold: sdgallery / timg", figure: Stats.ratio(result.coldVsTimg),
                                      target: "≤ 0.60×", met: result.coldVsTimg.isNaN ? nil : result.coldVsTimg <= 0.6))
+            targets.append(TargetRow(name: "contact sheet, \(variant), cold: sdgallery sixel / chafa -f sixels", figure: Stats.ratio(result.sixelVsChafa),
+                                     target: "≤ 0.50×", met: result.sixelVsChafa.isNaN ? nil : result.sixelVsChafa <= 0.5))
             targets.append(TargetRow(name: "contact sheet, \(variant), sdgallery warm / cold", figure: Stats.ratio(result.warmVsCold),
                                      target: "≤ 0.15×", met: result.warmVsCold.isNaN ? nil : result.warmVsCold <= 0.15))
         }
@@ -57,7 +59,10 @@ enum SheetBench {
     }
 
     static func programs(_ context: BenchContext, list: String, files: [String]) -> [Program] {
-        var programs = [Program(name: "sdgallery", command: [context.sdgallery, "--print", "--columns", "4", list], usesCache: true)]
+        // `--print` in a terminal takes the renderer the probe picks: both are named, so each is
+        // compared with its like (half blocks with timg -ph, sixel with chafa -f sixels).
+        var programs = [Program(name: "sdgallery", command: [context.sdgallery, "--print", "--renderer", "blocks", "--columns", "4", list], usesCache: true),
+                        Program(name: "sdgallery-sixel", command: [context.sdgallery, "--print", "--renderer", "sixel", "--columns", "4", list], usesCache: true)]
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/timg") {
             programs.append(Program(name: "timg", command: ["/usr/bin/timg", "--grid=4", "-g160x48", "-ph"] + files, usesCache: false))
         }
@@ -68,12 +73,12 @@ enum SheetBench {
     }
 
     static func measure(_ context: BenchContext, files: [String], folder: String)
-        -> (markdown: String, coldVsTimg: Double, warmVsCold: Double) {
+        -> (markdown: String, coldVsTimg: Double, warmVsCold: Double, sixelVsChafa: Double) {
         let server: BenchServer
         do {
             server = try BenchServer.startBlocking(BenchServer.Config(directory: context.images.appendingPathComponent(folder)))
         } catch {
-            return ("server failed: \(error)\n\n", .nan, .nan)
+            return ("server failed: \(error)\n\n", .nan, .nan, .nan)
         }
         let list = context.writeList("sheet-\(folder).txt", server.names.map { "http://127.0.0.1:\(server.port)/files/\($0)" })
         let programs = programs(context, list: list, files: files)
@@ -108,6 +113,8 @@ enum SheetBench {
                                  ("sdgallery warm / timg warm", "sdgallery warm", "timg warm"),
                                  ("sdgallery cold / chafa cold", "sdgallery cold", "chafa cold"),
                                  ("sdgallery warm / chafa warm", "sdgallery warm", "chafa warm"),
+                                 ("sdgallery-sixel cold / chafa cold", "sdgallery-sixel cold", "chafa cold"),
+                                 ("sdgallery-sixel warm / chafa warm", "sdgallery-sixel warm", "chafa warm"),
                                  ("sdgallery warm / sdgallery cold", "sdgallery warm", "sdgallery cold")] {
                 if let x = times[a], let y = times[b] { perRound[name, default: []].append(x / y) }
             }
@@ -126,14 +133,16 @@ enum SheetBench {
         }
         markdown += "\n| ratio (per round, median) | value | rounds |\n|---|---|---|\n"
         for name in ["sdgallery cold / timg cold", "sdgallery warm / timg warm", "sdgallery cold / chafa cold",
-                     "sdgallery warm / chafa warm", "sdgallery warm / sdgallery cold"] {
+                     "sdgallery warm / chafa warm", "sdgallery-sixel cold / chafa cold", "sdgallery-sixel warm / chafa warm",
+                     "sdgallery warm / sdgallery cold"] {
             let values = perRound[name] ?? []
             markdown += "| \(name) | \(Stats.ratio(Stats.median(values))) | \(values.map { String(format: "%.2f", $0) }.joined(separator: ", ")) |\n"
         }
         markdown += "\nQueries answered on the pty: "
         markdown += programs.map { "\($0.name): \((queries[$0.name] ?? []).sorted().joined(separator: ", ").nonEmpty ?? "none")" }.joined(separator: "; ")
         markdown += "\n\n"
-        return (markdown, Stats.median(perRound["sdgallery cold / timg cold"] ?? []), Stats.median(perRound["sdgallery warm / sdgallery cold"] ?? []))
+        return (markdown, Stats.median(perRound["sdgallery cold / timg cold"] ?? []), Stats.median(perRound["sdgallery warm / sdgallery cold"] ?? []),
+                Stats.median(perRound["sdgallery-sixel cold / chafa cold"] ?? []))
     }
 }
 

@@ -271,10 +271,11 @@ public final class GalleryApp {
     /// Composes and shows a frame.
     func present() {
         let placements = Dictionary(model.placements.map { ($0.index, $0.image) }, uniquingKeysWith: { a, _ in a })
-        let frame = composer.compose(model, status: status) { index in
+        var frame = composer.compose(model, status: status) { index in
             guard let binding = model.binding(showing: index), let image = images[binding.slot], let rect = placements[index] else { return nil }
             return picture(for: binding, image: image, cells: TermSize(columns: rect.columns, rows: rect.rows))
         }
+        frame.released = painter.takeReleasedUploads()
         screen.present(frame, repaintAll: repaintAll)
         framesPresented += 1
         dirty = false

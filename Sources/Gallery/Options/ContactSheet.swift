@@ -2,9 +2,10 @@ import Foundation
 import ImageCodecs
 import TerminalGraphics
 
-/// `--print` (and the non-tty mode): a one-shot contact sheet written to an output, images as
-/// half-blocks with captions under them, row after row; or, for terminals without colours
-/// (`TERM=dumb`), captions only. Exits when every image is final.
+/// `--print` (and the non-tty mode): a one-shot contact sheet written to an output, images drawn by
+/// the painter (half blocks or ASCII as text rows; sixel or kitty bitmaps into rows reserved with
+/// newlines first, so nothing scrolls under an image) with captions under them, row after row; or,
+/// for terminals without colours (`TERM=dumb`), captions only. Exits when every image is final.
 public struct ContactSheet: Sendable {
     /// Output width in columns.
     public var width: Int
@@ -43,6 +44,7 @@ public struct ContactSheet: Sendable {
         let painter = self.painter ?? RendererPainter(renderer: HalfBlockRenderer(colorDepth: (depth ?? .truecolor).depth))
         var failures = 0
         var start = 0
+        var uploaded = Set<UInt32>()
         let loads = PendingLoads(entries, target: depth == nil ? nil : target, load: load,
                                  lookahead: max(lookahead, 2 * layout.columns))
         while start < entries.count {
@@ -65,18 +67,29 @@ public struct ContactSheet: Sendable {
                 }
                 items.append(item)
             }
-            write(lines(items: items, pictures: pictures, layout: layout, imageRows: imageRows).joined(separator: "\n") + "\n")
+            write(lines(items: items, pictures: pictures, layout: layout, imageRows: imageRows, firstIndex: start,
+                        uploaded: &uploaded).joined(separator: "\n") + "\n")
             start += layout.columns
         }
         return failures
     }
 
     /// The text lines of one grid row.
-    func lines(items: [GalleryItem], pictures: [PaintedImage?], layout: GalleryLayout, imageRows: Int) -> [String] {
+    func lines(items: [GalleryItem], pictures: [PaintedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int = 0) -> [String] {
+        var uploaded = Set<UInt32>()
+        return lines(items: items, pictures: pictures, layout: layout, imageRows: imageRows, firstIndex: firstIndex, uploaded: &uploaded)
+    }
+
+    /// The text lines of one grid row; `uploaded` holds the kitty images already sent by this sheet
+    /// (sending an id again would replace it and delete its earlier placements).
+    func lines(items: [GalleryItem], pictures: [PaintedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int,
+               uploaded: inout Set<UInt32>) -> [String] {
         let margin = String(repeating: " ", count: layout.leftMargin)
         let gap = String(repeating: " ", count: layout.gap)
         var out: [String] = []
-        for r in 0..<imageRows {
+        let bitmaps = pictures.contains { $0.map(Self.isBitmap) ?? false }
+        if bitmaps { out.append(bitmapRows(pictures, layout: layout, imageRows: imageRows, firstIndex: firstIndex, uploaded: &uploaded)) }
+        for r in 0..<imageRows where !bitmaps {
             var line = margin
             for (column, picture) in pictures.enumerated() {
                 if column > 0 { line += gap }
@@ -103,6 +116,30 @@ public struct ContactSheet: Sendable {
         }
         out.append("")
         return out
+    }
+
+    static func isBitmap(_ picture: PaintedImage) -> Bool { picture.rows.isEmpty && !picture.bytes.isEmpty }
+
+    /// The image rows of a grid row of bitmaps (sixel, kitty), as one string: `imageRows` newlines
+    /// (the screen scrolls now, not under an image), back up, each image drawn from its cell's
+    /// top-left between save and restore cursor, then down to the last image row. kitty images are
+    /// transmitted and placed with a placement id per entry (the same image twice shows twice).
+    func bitmapRows(_ pictures: [PaintedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int,
+                    uploaded: inout Set<UInt32>) -> String {
+        var out = String(repeating: "\n", count: imageRows) + "\u{1B}[\(imageRows)A"
+        for (column, picture) in pictures.enumerated() {
+            guard let picture, Self.isBitmap(picture) else { continue }
+            let top = max(0, (imageRows - picture.cells.rows) / 2)
+            let left = layout.leftMargin + column * (layout.cellWidth + layout.gap) + max(0, (layout.cellWidth - picture.cells.columns) / 2)
+            var bytes = picture.bytes
+            if let upload = picture.upload {
+                bytes = (uploaded.insert(upload.id).inserted ? upload.bytes : []) + KittyRenderer.placement(
+                    imageID: upload.id, placementID: UInt32(truncatingIfNeeded: firstIndex + column + 1),
+                    cells: CellSize(columns: picture.cells.columns, rows: picture.cells.rows), tmuxPassthrough: upload.tmuxPassthrough)
+            }
+            out += "\u{1B}7" + (top > 0 ? "\u{1B}[\(top)B" : "") + "\u{1B}[\(left + 1)G" + String(decoding: bytes, as: UTF8.self) + "\u{1B}8"
+        }
+        return out + (imageRows > 1 ? "\u{1B}[\(imageRows - 1)B" : "")
     }
 
     /// Loads entries in parallel with `load` (all at once).

@@ -56,20 +56,10 @@ public enum GalleryRunner {
         let dumb = (environment["TERM"] ?? "dumb").isEmpty || environment["TERM"] == "dumb"
         // Not a terminal, or one curses cannot drive (TERM=dumb or unset): the one-shot sheet.
         if options.printSheet || !TerminalDevice.isTerminal(1) || dumb {
-            let env = TerminalEnvironment.current()
-            let depth: ColorChoice? = dumb && options.colors == nil ? nil : (options.colors ?? env.colorDepth)
-            var sheet = ContactSheet(width: env.columns ?? 80, columns: options.columns, cellPixels: env.cellPixels, depth: depth)
-            // The sheet is text: half blocks (or ASCII), like timg --grid; bitmaps need the interactive view.
-            var sheetOptions = options
-            if sheetOptions.renderer != .ascii { sheetOptions.renderer = .blocks }
-            if let depth { sheetOptions.colors = depth }
-            sheet.painter = components.makePainter(sheetOptions, env, nil)
             let list = checked ?? index.parsedList
             if checked == nil { report(list.diagnostics, stderr: stderr) }
-            sheet.render(list.entries, load: components.loadForPrint, write: stdout)
-            components.finishWrites()
-            if let note = components.diskNote() { stderr("sdgallery: \(note)\n") }
-            return 0
+            return printSheet(options, list: list, components: components, terminal: TerminalDevice.isTerminal(1) && !dumb,
+                              dumb: dumb, stdout: stdout, stderr: stderr)
         }
         if options.listPath == "-" && !TerminalDevice.isTerminal(0) && !TerminalDevice.takeKeysFromTerminal() {
             stderr("sdgallery: no terminal to read keys from (list came through stdin)\n")
@@ -130,6 +120,37 @@ public enum GalleryRunner {
         components.finishWrites()
         if options.stats {
             stderr(([GalleryStats(app: app, started: started).report] + components.statsLines()).joined(separator: "\n") + "\n")
+        }
+        return 0
+    }
+
+    /// The contact sheet with the gallery's choices: in a terminal the probe picks the renderer
+    /// (sixel, kitty, half blocks inside tmux), colour depth and cell size; piped, text (half blocks,
+    /// plain captions for TERM=dumb) unless `--renderer` or `--colors` says otherwise. Options that
+    /// cannot apply to a sheet get a one-line warning.
+    static func printSheet(_ options: GalleryOptions, list: URLList, components: GalleryComponents, terminal: Bool,
+                           dumb: Bool, stdout: (String) -> Void, stderr: (String) -> Void) -> Int32 {
+        let env = TerminalEnvironment.current()
+        if options.viewMode == .list { stderr("sdgallery: --list does not apply to --print (the sheet is a grid)\n") }
+        let caps = terminal ? components.probe(options) : nil
+        let probedDepth = caps.flatMap { ColorChoice($0.colorDepth) }
+        let plain = dumb && options.colors == nil && options.renderer == .auto
+        let depth: ColorChoice? = plain ? nil : (options.colors ?? probedDepth ?? env.colorDepth)
+        let cellPixels = caps?.cellPixelSize.map { PixelSize(width: $0.width, height: $0.height) } ?? env.cellPixels
+        var sheet = ContactSheet(width: env.columns ?? 80, columns: options.columns, cellPixels: cellPixels, depth: depth)
+        var sheetOptions = options
+        // Piped without a choice: text, like timg --grid; an explicit --renderer wins (like timg -p).
+        if !terminal && sheetOptions.renderer == .auto { sheetOptions.renderer = .blocks }
+        if let depth { sheetOptions.colors = depth }
+        sheet.painter = components.makePainter(sheetOptions, env, caps?.applying(sheetOptions))
+        let started = GalleryApp.now()
+        let failures = sheet.render(list.entries, load: components.loadForPrint, write: stdout)
+        components.finishWrites()
+        if let note = components.diskNote() { stderr("sdgallery: \(note)\n") }
+        if options.stats {
+            let seconds = GalleryApp.now() - started
+            let summary = "sheet: \(list.entries.count) entries, \(failures) failed, \(String(format: "%.2f", seconds)) s"
+            stderr(([summary] + components.statsLines()).joined(separator: "\n") + "\n")
         }
         return 0
     }

@@ -6,4 +6,12 @@ import ImageCodecs
 public protocol CellPainter: Sendable {
     /// Paints `image` to fit inside `cells` (aspect ratio kept, top-left anchored); nil when it cannot.
     func paint(_ image: Image, cells: TermSize, cellPixels: PixelSize) -> PaintedImage?
+    /// Upload ids (`PaintedImage.upload`) whose data the painter dropped since the last call: the
+    /// terminal may free them.
+    func takeReleasedUploads() -> [UInt32]
+}
+
+extension CellPainter {
+    /// None: painters without uploads.
+    public func takeReleasedUploads() -> [UInt32] { [] }
 }

@@ -1,3 +1,5 @@
+import TerminalGraphics
+
 /// Bytes that draw an image, produced by a painter (the fallback half-block painter here, the
 /// TerminalGraphics renderers later). Opaque to the screen: written verbatim by the frame writer.
 public struct PaintedImage: Sendable, Hashable {
@@ -14,14 +16,21 @@ public struct PaintedImage: Sendable, Hashable {
     /// Bytes that remove the image when its placement goes away, for protocols whose images are not
     /// erased by text written over them (kitty: a delete command). Empty for text kinds and sixel.
     public var erase: [UInt8]
+    /// kitty: the image data the terminal must hold before a placement (sent once per id by the
+    /// frame writer). With it, `bytes`/`erase` become one placement per cell when placed.
+    public var upload: ImageUpload?
 
     /// Creates painted output.
-    public init(rows: [[UInt8]] = [], bytes: [UInt8] = [], cells: TermSize, identity: UInt64, erase: [UInt8] = []) {
+    public init(
+        rows: [[UInt8]] = [], bytes: [UInt8] = [], cells: TermSize, identity: UInt64, erase: [UInt8] = [],
+        upload: ImageUpload? = nil
+    ) {
         self.rows = rows
         self.bytes = bytes
         self.cells = cells
         self.identity = identity
         self.erase = erase
+        self.upload = upload
     }
 }
 
@@ -37,6 +46,23 @@ public struct BitmapPlacement: Sendable, Hashable {
     public init(column: Int, row: Int, image: PaintedImage) {
         self.rect = CellRect(column: column, row: row, columns: image.cells.columns, rows: image.cells.rows)
         self.image = image
+        if let upload = image.upload {
+            // kitty: this cell's own placement of the uploaded image, and the delete of exactly it.
+            let placement = KittyRenderer.placementID(column: column, row: row)
+            let cells = CellSize(columns: image.cells.columns, rows: image.cells.rows)
+            if upload.tmuxPassthrough {
+                // tmux does not pass its cursor moves on before a passthrough: move the outer
+                // terminal's cursor inside the passthrough (the pane is taken to start at the window's
+                // top-left), saved and restored so tmux's own idea of the cursor stays right.
+                let place = KittyRenderer.placement(imageID: upload.id, placementID: placement, cells: cells)
+                self.image.bytes = TmuxPassthrough.wrap(
+                    Array("\u{1B}7\u{1B}[\(row + 1);\(column + 1)H".utf8) + place + Array("\u{1B}8".utf8))
+            } else {
+                self.image.bytes = KittyRenderer.placement(imageID: upload.id, placementID: placement, cells: cells)
+            }
+            self.image.erase = KittyRenderer.delete(
+                imageID: upload.id, placementID: placement, tmuxPassthrough: upload.tmuxPassthrough)
+        }
     }
 }
 
@@ -46,10 +72,13 @@ public struct Frame: Sendable, Hashable {
     public var grid: CellGrid
     /// Images, written after the text.
     public var placements: [BitmapPlacement]
+    /// Upload ids whose data the painter dropped: the terminal frees them (kitty `d=I`).
+    public var released: [UInt32]
 
     /// Creates a frame.
-    public init(grid: CellGrid, placements: [BitmapPlacement] = []) {
+    public init(grid: CellGrid, placements: [BitmapPlacement] = [], released: [UInt32] = []) {
         self.grid = grid
         self.placements = placements
+        self.released = released
     }
 }

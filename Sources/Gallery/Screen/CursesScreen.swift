@@ -102,6 +102,7 @@ public final class CursesScreen: Screen {
                 put(cell, column: column, row: row)
             }
         }
+        let released = writer.release(frame.released)
         // When rows of text moved, curses may scroll them (its hash optimisation runs whatever idlok
         // says), and the terminal moves the images on them too: then every blank cell is erased after
         // the text and every image written again.
@@ -111,13 +112,13 @@ public final class CursesScreen: Screen {
         lastGrid = grid
         if repaintAll { sdg_curses_force_repaint() }
         write(writer.frameStart)
-        write(FrameWriter.clearing(plan.cleared, erasing: plan.erased))
+        write(released + FrameWriter.clearing(plan.cleared, erasing: plan.erased))
         // ncurses writes its own output buffer straight to the descriptor in doupdate(): what stdio
         // holds must reach the terminal first, or the erase lands after (and wipes) the new text.
         sdg_curses_flush()
         _ = sdg_curses_update()
         if moved { write(FrameWriter.clearing(FrameWriter.blankRuns(of: grid, outside: []))) }
-        write(FrameWriter.bytes(for: plan.emit))
+        write(writer.bytes(for: plan))
         write(writer.frameEnd)
         sdg_curses_flush()
     }
@@ -126,6 +127,8 @@ public final class CursesScreen: Screen {
     public func close() {
         guard let screen = handle else { return }
         handle = nil
+        write(writer.closingBytes())
+        sdg_curses_flush()  // before endwin, which curses writes past stdio's buffer
         if mouse { sdg_curses_write("\u{1B}[?1006l\u{1B}[?1000l", 16) }
         sdg_curses_close(screen)
     }

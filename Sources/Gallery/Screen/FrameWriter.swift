@@ -1,3 +1,5 @@
+import TerminalGraphics
+
 /// The one writer of image bytes to the terminal. Curses draws the text of a frame; then this writer
 /// emits the image placements that are new, changed, or were overwritten by text: save cursor, move,
 /// write, restore, all inside synchronized output (`CSI ?2026h … CSI ?2026l`) when the terminal
@@ -21,7 +23,9 @@ public struct FrameWriter: Sendable {
     /// Wrap frames in synchronized-output mode 2026.
     public var synchronizedOutput: Bool
     /// The placements currently on the terminal.
-    public private(set) var shown: [BitmapPlacement] = []
+    public internal(set) var shown: [BitmapPlacement] = []
+    /// Image data the terminal holds (kitty uploads): see `FrameWriter+Uploads.swift`.
+    var uploads = KittySession()
 
     /// Creates a writer.
     public init(synchronizedOutput: Bool = false) {
@@ -54,7 +58,10 @@ public struct FrameWriter: Sendable {
     }
 
     /// Forgets what is on the terminal (after a clear).
-    public mutating func reset() { shown = [] }
+    public mutating func reset() {
+        shown = []
+        uploads.reset()
+    }
 
     /// The rows that differ between two grids (all rows when the sizes differ).
     public static func changedRows(from old: CellGrid?, to new: CellGrid) -> Set<Int> {

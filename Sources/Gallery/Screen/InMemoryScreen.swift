@@ -25,10 +25,11 @@ public final class InMemoryScreen: Screen {
     /// Records the frame and what the frame writer would emit.
     public func present(_ frame: Frame, repaintAll: Bool) {
         let changed = FrameWriter.changedRows(from: frames.last?.grid, to: frame.grid)
+        let released = writer.release(frame.released)
         let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll, changedRows: changed)
         frames.append(frame)
         plans.append(plan)
-        written.append(FrameWriter.clearing(plan.cleared, erasing: plan.erased) + FrameWriter.bytes(for: plan.emit))
+        written.append(released + FrameWriter.clearing(plan.cleared, erasing: plan.erased) + writer.bytes(for: plan))
     }
 
     /// Returns `size`.
@@ -44,7 +45,13 @@ public final class InMemoryScreen: Screen {
     }
 
     /// Marks the screen closed.
-    public func close() { closed = true }
+    public func close() {
+        if !closed { closingBytes = writer.closingBytes() }
+        closed = true
+    }
+
+    /// What `close()` wrote (kitty: delete every placement and image).
+    public private(set) var closingBytes: [UInt8] = []
 
     /// The text of the last frame, one string per row.
     public var lines: [String] {

@@ -12,6 +12,18 @@ extension ColorChoice {
     }
 }
 
+extension ColorChoice {
+    /// The `--colors` choice of a probed colour depth; nil for monochrome.
+    init?(_ depth: ColorDepth) {
+        switch depth {
+        case .truecolor: self = .truecolor
+        case .color256: self = .palette256
+        case .color16: self = .basic16
+        case .mono: return nil
+        }
+    }
+}
+
 extension RendererChoice {
     /// The TerminalGraphics renderer option of this `--renderer` choice.
     var option: RendererOption {

@@ -49,10 +49,15 @@ public struct RendererPainter: CellPainter {
         case .sixel:
             return PaintedImage(bytes: rendered.bytes, cells: covered, identity: identity)
         case .kitty:
-            let erase = rendered.kittyImageID.map {
-                KittyRenderer.delete(imageID: $0, tmuxPassthrough: renderer.identity.tmuxPassthrough)
-            } ?? []
-            return PaintedImage(bytes: rendered.bytes, cells: covered, identity: identity, erase: erase)
+            // `bytes` (transmit + place) serves output without a frame writer (--print); placed on
+            // the screen, the frame writer uploads once and places per cell.
+            let upload = rendered.kittyImageID.map {
+                ImageUpload(id: $0, bytes: rendered.kittyUpload ?? [], tmuxPassthrough: renderer.identity.tmuxPassthrough)
+            }
+            return PaintedImage(bytes: rendered.bytes, cells: covered, identity: identity, upload: upload)
         }
     }
+
+    /// kitty images the encoded-output cache dropped (their data can be freed in the terminal).
+    public func takeReleasedUploads() -> [UInt32] { cache.takeFreedKittyImageIDs() }
 }

@@ -44,7 +44,7 @@ public final class WebImageStack: Sendable {
                 return RendererPainter(selection: selection, background: caps.backgroundColor,
                                        cache: EncodedOutputCache(costLimit: Self.encodedOutputLimit))
             },
-            loadForPrint: { [self] entry, target in load(entry, target: target) },
+            loadForPrint: { [self] entry, target in load(entry, target: target, options: Self.managerOptions(options)) },
             probeReport: { options in
                 TerminalCapabilities.detect(timeoutMilliseconds: 250).applying(options).report(option: options.renderer.option)
             },
@@ -104,10 +104,13 @@ public final class WebImageStack: Sendable {
         return ImageManager(cache: ImageCache(config: cacheConfig), downloader: downloader)
     }
 
+    /// The one place command-line options become manager options, for the gallery's loads and
+    /// prefetches and for `--print` alike.
     static func managerOptions(_ options: GalleryOptions) -> ImageManagerOptions {
         var result: ImageManagerOptions = []
         if options.insecure { result.insert(.allowInvalidSSLCertificates) }
         if options.cookies { result.insert(.handleCookies) }
+        if options.refresh { result.insert(.refreshCached) }
         return result
     }
 
@@ -133,21 +136,34 @@ public final class WebImageStack: Sendable {
         }
     }
 
-    /// One entry, loaded to completion (for `--print`; runs on the sheet's worker threads).
-    func load(_ entry: URLListEntry, target: PixelSize?) -> Result<(Image, ImageDetails), LoadFailure> {
+    /// One entry, loaded to completion with `options` (for `--print`; runs on the sheet's worker
+    /// threads). With `.refreshCached` a cached copy is delivered first and the revalidation last
+    /// (`cacheType == .none`): the sheet waits for it and keeps the cached image on 304.
+    func load(_ entry: URLListEntry, target: PixelSize?, options: ImageManagerOptions = []) -> Result<(Image, ImageDetails), LoadFailure> {
         let manager = self.manager
-        let outcome = Locked<ImageLoadResult?>(nil)
+        let outcome = Locked<(cached: ImageLoadResult?, final: ImageLoadResult?)>((nil, nil))
         let done = DispatchSemaphore(value: 0)
-        manager.loadImage(with: entry.location.url, context: ImageLoadContext(targetSize: target)) { result in
+        let url = entry.location.url
+        let revalidates = options.contains(.refreshCached) && !url.isFileURL
+        manager.loadImage(with: url, options: options, context: ImageLoadContext(targetSize: target)) { result in
             guard result.isFinished else { return }
-            outcome.withLock { if $0 == nil { $0 = result } }
-            done.signal()
+            let settled = outcome.withLock { state -> Bool in
+                guard state.final == nil else { return false }
+                if revalidates, result.cacheType != .none, result.image != nil, state.cached == nil {
+                    state.cached = result  // the revalidation follows
+                    return false
+                }
+                state.final = result
+                return true
+            }
+            if settled { done.signal() }
         }
         done.wait()
-        guard let result = outcome.withLock({ $0 }) else { return .failure(LoadFailure(message: "no result")) }
+        guard var result = outcome.withLock({ $0.final }) else { return .failure(LoadFailure(message: "no result")) }
+        if let cached = outcome.withLock({ $0.cached }), result.isNotModified || result.error != nil { result = cached }
         if let error = result.error { return .failure(LoadFailure(message: error.shortDescription)) }
         guard let image = result.image else { return .failure(LoadFailure(message: "no image")) }
-        return .success((image, ManagerImageSource.details(image, result, isFile: entry.location.url.isFileURL)))
+        return .success((image, ManagerImageSource.details(image, result, isFile: url.isFileURL)))
     }
 
     /// Starts the loopback demo server over `assets/demo` and returns its list.

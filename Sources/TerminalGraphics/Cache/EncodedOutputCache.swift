@@ -53,6 +53,16 @@ public final class EncodedOutputCache: Sendable {
         var totalCost = 0
         var clock: UInt64 = 0
         var statistics = Statistics()
+        /// kitty image ids whose last entry was dropped: the terminal may free their data.
+        var freedKittyIDs: [UInt32] = []
+
+        /// Notes the kitty ids of `dropped` that no remaining entry uses.
+        mutating func noteDropped(_ dropped: [Entry]) {
+            let ids = Set(dropped.compactMap(\.value.kittyImageID))
+            guard !ids.isEmpty else { return }
+            let kept = Set(entries.values.compactMap(\.value.kittyImageID))
+            freedKittyIDs += ids.subtracting(kept).sorted()
+        }
     }
 
     /// Upper bound on the summed `RenderedImage.cost` of all entries.
@@ -92,12 +102,15 @@ public final class EncodedOutputCache: Sendable {
             guard s.totalCost > costLimit else { return }
             // Evict oldest first down to 90% of the limit, so evictions are batched.
             let target = costLimit - costLimit / 10
+            var dropped: [Entry] = []
             for (victim, entry) in s.entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) {
                 if s.totalCost <= target { break }
                 s.entries.removeValue(forKey: victim)
                 s.totalCost -= entry.cost
                 s.statistics.evictions += 1
+                dropped.append(entry)
             }
+            s.noteDropped(dropped)
         }
     }
 
@@ -117,18 +130,32 @@ public final class EncodedOutputCache: Sendable {
     /// Drops every entry of one image (e.g. when the image cache evicts it).
     public func removeAll(imageID: UInt64) {
         state.withLock { s in
+            var dropped: [Entry] = []
             for (key, entry) in s.entries where key.imageID == imageID {
                 s.entries.removeValue(forKey: key)
                 s.totalCost -= entry.cost
+                dropped.append(entry)
             }
+            s.noteDropped(dropped)
         }
     }
 
     /// Drops everything (e.g. after the cell size changed).
     public func removeAll() {
         state.withLock { s in
+            let dropped = Array(s.entries.values)
             s.entries.removeAll()
             s.totalCost = 0
+            s.noteDropped(dropped)
+        }
+    }
+
+    /// The kitty image ids no entry holds any more since the last call (evicted or removed), so the
+    /// terminal can free their data (`a=d,d=I`). A later encode of the same image transmits again.
+    public func takeFreedKittyImageIDs() -> [UInt32] {
+        state.withLock { s in
+            defer { s.freedKittyIDs.removeAll() }
+            return s.freedKittyIDs
         }
     }
 

@@ -8,9 +8,10 @@ extension TerminalCapabilities {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         timeoutMilliseconds: Int = 250, queryBackground: Bool = true
     ) -> TerminalCapabilities {
-        let probe = TerminalProbe(
+        var probe = TerminalProbe(
             input: input, output: output, timeoutMilliseconds: timeoutMilliseconds,
             queryBackground: queryBackground)
+        probe.tmuxPassthrough = EnvironmentHints(environment: environment).inTmux
         return resolve(probe: probe.run(), environment: environment)
     }
 
@@ -38,6 +39,12 @@ extension TerminalCapabilities {
 
         let version = replies.terminalVersion ?? ""
         caps.inTmux = hints.inTmux || version.lowercased().hasPrefix("tmux")
+        // tmux does not speak kitty graphics: inside it, a kitty reply came from the outer terminal
+        // through passthrough, which proves `allow-passthrough` is on.
+        if caps.inTmux && replies.kittyGraphics == true {
+            caps.tmuxPassthrough = true
+            sources["graphics"] = "kitty graphics query through tmux passthrough"
+        }
         if let name = replies.terminalVersion {
             caps.terminalName = name
             sources["terminal"] = "XTVERSION"

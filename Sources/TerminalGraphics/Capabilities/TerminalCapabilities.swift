@@ -69,6 +69,9 @@ public struct TerminalCapabilities: Sendable, Hashable {
     public var terminalName: String?
     /// Whether we run inside tmux.
     public var inTmux: Bool
+    /// Inside tmux: the outer terminal answered through passthrough (`allow-passthrough` is on), so
+    /// its graphics can be used wrapped.
+    public var tmuxPassthrough = false
     /// Whether the terminal supports synchronized output (mode 2026).
     public var syncOutput: Bool
     /// The terminal's background colour (OSC 11), when it answered.

@@ -39,6 +39,12 @@ public struct TerminalProbe: Sendable {
     public var timeoutMilliseconds: Int
     /// Whether to ask the background colour (OSC 11) too.
     public var queryBackground: Bool
+    /// Inside tmux: also ask the outer terminal for kitty graphics through tmux passthrough. Its
+    /// reply only comes back when `allow-passthrough` is on, and after tmux's own DA1 reply, so the
+    /// probe waits up to `passthroughGraceMilliseconds` longer for it.
+    public var tmuxPassthrough = false
+    /// The extra wait for the outer terminal's reply (within `timeoutMilliseconds`).
+    public var passthroughGraceMilliseconds = 120
 
     /// Creates a probe over two file descriptors.
     public init(input: Int32 = 0, output: Int32 = 1, timeoutMilliseconds: Int = 250, queryBackground: Bool = true) {
@@ -50,8 +56,10 @@ public struct TerminalProbe: Sendable {
 
     /// The query bytes: XTVERSION, kitty graphics query, `CSI 16 t`, DECRQM 2026, optional OSC 11,
     /// and DA1 last (every terminal answers it, so its reply ends the wait).
-    public static func query(includeBackground: Bool) -> [UInt8] {
-        var q = "\u{1B}[>q" + "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\" + "\u{1B}[16t" + "\u{1B}[?2026$p"
+    public static func query(includeBackground: Bool, tmuxPassthrough: Bool = false) -> [UInt8] {
+        let kitty = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
+        var q = "\u{1B}[>q" + kitty + "\u{1B}[16t" + "\u{1B}[?2026$p"
+        if tmuxPassthrough { q += String(decoding: TmuxPassthrough.wrap(Array(kitty.utf8)), as: UTF8.self) }
         if includeBackground { q += "\u{1B}]11;?\u{1B}\\" }
         q += "\u{1B}[c"
         return Array(q.utf8)
@@ -79,15 +87,16 @@ public struct TerminalProbe: Sendable {
         defer { _ = tcsetattr(input, TCSANOW, &saved) }
 
         let start = Self.nowMilliseconds()
-        guard Self.writeAll(output, Self.query(includeBackground: queryBackground)) else {
+        guard Self.writeAll(output, Self.query(includeBackground: queryBackground, tmuxPassthrough: tmuxPassthrough)) else {
             return ProbeResult(status: .failed, windowCellPixelSize: windowCell)
         }
         var received: [UInt8] = []
         var replies = ProbeReplies()
         var status = ProbeStatus.timedOut
         var buffer = [UInt8](repeating: 0, count: 1024)
+        var deadline = timeoutMilliseconds
         while true {
-            let remaining = timeoutMilliseconds - (Self.nowMilliseconds() - start)
+            let remaining = deadline - (Self.nowMilliseconds() - start)
             if remaining <= 0 { break }
             var fds = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             let ready = poll(&fds, 1, Int32(remaining))
@@ -99,7 +108,14 @@ public struct TerminalProbe: Sendable {
             received.append(contentsOf: buffer[0..<count])
             if received.count > 65536 { status = .failed; break }
             replies = ProbeReplyParser.parse(received)
-            if replies.sawDeviceAttributes { status = .answered; break }
+            if replies.sawDeviceAttributes {
+                status = .answered
+                // tmux answered; the outer terminal's kitty reply may still be on its way.
+                guard tmuxPassthrough, replies.kittyGraphics != true else { break }
+                if deadline == timeoutMilliseconds {
+                    deadline = min(timeoutMilliseconds, Self.nowMilliseconds() - start + passthroughGraceMilliseconds)
+                }
+            }
         }
         return ProbeResult(
             status: status, replies: replies, windowCellPixelSize: windowCell,

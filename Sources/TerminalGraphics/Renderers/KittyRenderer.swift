@@ -1,11 +1,14 @@
 import Foundation
 import ImageCodecs
+import Zlib
 
 /// The kitty graphics protocol: the image, scaled to fit the cell rectangle's pixel size, is
-/// transmitted once as raw RGB (`f=24`) when opaque, else raw RGBA (`f=32`, straight alpha: kitty
-/// blends it against the real background itself), in base64 chunks of
-/// at most 4096 bytes under an id, then placed by id over the cell rectangle (`a=p`, `C=1` so the
-/// cursor does not move). Use `KittySession` to send the transmission only once per id.
+/// transmitted (`a=t`, data kept by the terminal under one image id per decoded image and size) as
+/// raw RGB (`f=24`) when opaque, else raw RGBA (`f=32`, straight alpha: kitty blends it against the
+/// real background itself), zlib-compressed (`o=z`), in base64 chunks of at most 4096 bytes
+/// (`m=1` … `m=0`, `q=2` on every chunk: kitty reads `q` from the last one), then placed by id over
+/// the cell rectangle (`a=p`, `C=1` so the cursor does not move) with one placement id per cell.
+/// Use `KittySession` to send the transmission only once per id.
 public struct KittyRenderer: ImageRenderer {
     /// Background for the identity (kitty composites alpha against the real background itself).
     public var background: RGBColor
@@ -25,9 +28,14 @@ public struct KittyRenderer: ImageRenderer {
         RendererIdentity(kind: .kitty, background: background, tmuxPassthrough: tmuxPassthrough)
     }
 
-    /// The wire id for an image at a scaled size: a mix of both, 32 bits, never 0.
+    /// Per-process salt: image ids are process-local counters, so without it a second run (two
+    /// `--print` sheets one after the other) would reuse the ids and replace the first run's images.
+    static let salt = UInt64.random(in: 1...UInt64.max)
+
+    /// The wire id for an image at a scaled size: a mix of both (and of the process salt), 32 bits,
+    /// never 0.
     public static func imageID(for image: Image, size: PixelSize) -> UInt32 {
-        var x = image.id &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(size.width) << 20 ^ UInt64(size.height)
+        var x = (image.id ^ salt) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(size.width) << 20 ^ UInt64(size.height)
         x ^= x >> 31
         x = x &* 0xBF58_476D_1CE4_E5B9
         x ^= x >> 29
@@ -56,6 +64,11 @@ public struct KittyRenderer: ImageRenderer {
                 raw[i * 3 + 2] = rgba[i * 4 + 2]
             }
         }
+        var compression = ""
+        if let packed = Zlib.deflate(raw, level: 6), packed.count < raw.count {
+            raw = packed
+            compression = ",o=z"
+        }
         let payload = Array(Data(raw).base64EncodedString().utf8)
         var transmit: [UInt8] = []
         transmit.reserveCapacity(payload.count + payload.count / Self.chunkSize * 40 + 64)
@@ -63,13 +76,16 @@ public struct KittyRenderer: ImageRenderer {
         repeat {
             let end = min(payload.count, offset + Self.chunkSize)
             let more = end < payload.count ? 1 : 0
-            let keys = offset == 0 ? "a=t,f=\(format),s=\(size.width),v=\(size.height),i=\(id),q=2,m=\(more)" : "m=\(more)"
+            let keys = offset == 0
+                ? "a=t,f=\(format)\(compression),s=\(size.width),v=\(size.height),i=\(id),q=2,m=\(more)"
+                : "m=\(more),q=2"
             transmit += wrap(Self.command(keys, payload: payload[offset..<end]))
             offset = end
         } while offset < payload.count
         let place = Self.placement(imageID: id, cells: covered, tmuxPassthrough: tmuxPassthrough)
         return RenderedImage(
-            kind: .kitty, bytes: transmit + place, placement: place, kittyImageID: id, cells: covered, pixelSize: size)
+            kind: .kitty, bytes: transmit + place, placement: place, kittyImageID: id, kittyUpload: transmit,
+            cells: covered, pixelSize: size)
     }
 
     static func isOpaque(_ rgba: [UInt8]) -> Bool {
@@ -100,6 +116,24 @@ public struct KittyRenderer: ImageRenderer {
         imageID id: UInt32, placementID: UInt32 = 1, cells: CellSize, tmuxPassthrough: Bool = false
     ) -> [UInt8] {
         let bytes = command("a=p,i=\(id),p=\(placementID),c=\(cells.columns),r=\(cells.rows),C=1,q=2", payload: [])
+        return tmuxPassthrough ? TmuxPassthrough.wrap(bytes) : bytes
+    }
+
+    /// The placement id of the cell whose top-left corner is at 0-based (`column`, `row`): one per
+    /// cell, never 0, so one image shown in two cells has two placements.
+    public static func placementID(column: Int, row: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: max(0, row) & 0xFFFF) << 12 | UInt32(truncatingIfNeeded: max(0, column) & 0xFFF) + 1
+    }
+
+    /// Removes one placement (`a=d,d=i,i=…,p=…`: lowercase keeps the image data for a cheap re-place).
+    public static func delete(imageID id: UInt32, placementID: UInt32, tmuxPassthrough: Bool = false) -> [UInt8] {
+        let bytes = command("a=d,d=i,i=\(id),p=\(placementID),q=2", payload: [])
+        return tmuxPassthrough ? TmuxPassthrough.wrap(bytes) : bytes
+    }
+
+    /// Removes every placement on screen and frees the data of every image (`a=d,d=A`): on quit.
+    public static func deleteAll(tmuxPassthrough: Bool = false) -> [UInt8] {
+        let bytes = command("a=d,d=A,q=2", payload: [])
         return tmuxPassthrough ? TmuxPassthrough.wrap(bytes) : bytes
     }
 

@@ -1,14 +1,18 @@
 /// Remembers which kitty image ids the terminal already holds, so an image is transmitted once and
-/// later repaints send only the placement. A value owned by the thread that writes to the tty.
+/// later repaints send only the placement. A value owned by the thread that writes to the tty (the
+/// gallery's frame writer keeps one).
 ///
 /// ```swift
 /// var session = KittySession()
-/// writer.append(session.output(for: rendered))    // first time: transmit + place; then place only
-/// writer.append(session.scrolledAway(rendered))   // delete the placement, keep the data
+/// writer.append(session.upload(id: id, bytes: rendered.kittyUpload ?? []))  // once per id
+/// writer.append(session.free([id]))                                        // evicted: `d=I`
+/// writer.append(session.close())                                           // quit: `d=A`
 /// ```
-public struct KittySession: Sendable {
-    /// Ids transmitted so far.
+public struct KittySession: Sendable, Hashable {
+    /// Ids transmitted so far (the terminal holds their data).
     public private(set) var transmitted: Set<UInt32> = []
+    /// Whether anything was transmitted since the last `close()`: the screen needs clearing on quit.
+    public private(set) var used = false
     /// Whether commands are wrapped for tmux passthrough.
     public var tmuxPassthrough: Bool
 
@@ -17,16 +21,25 @@ public struct KittySession: Sendable {
         self.tmuxPassthrough = tmuxPassthrough
     }
 
+    /// `bytes` (the transmission of image `id`) the first time, nothing once the terminal holds it.
+    public mutating func upload(id: UInt32, bytes: [UInt8]) -> [UInt8] {
+        guard !transmitted.contains(id) else { return [] }
+        transmitted.insert(id)
+        used = true
+        return bytes
+    }
+
     /// The bytes to emit for `rendered`: everything the first time an id is seen, the placement
     /// alone afterwards. Other renderer kinds pass through unchanged.
     public mutating func output(for rendered: RenderedImage) -> [UInt8] {
         guard let id = rendered.kittyImageID, let placement = rendered.placement else { return rendered.bytes }
         if transmitted.contains(id) { return placement }
         transmitted.insert(id)
+        used = true
         return rendered.bytes
     }
 
-    /// Deletes the placement of a slot that scrolled away (data stays for a cheap return).
+    /// Deletes the placements of a slot that scrolled away (data stays for a cheap return).
     public func scrolledAway(_ rendered: RenderedImage) -> [UInt8] {
         guard let id = rendered.kittyImageID else { return [] }
         return KittyRenderer.delete(imageID: id, tmuxPassthrough: tmuxPassthrough)
@@ -38,6 +51,24 @@ public struct KittySession: Sendable {
         return KittyRenderer.delete(imageID: id, freeData: true, tmuxPassthrough: tmuxPassthrough)
     }
 
-    /// Forgets every id (after the terminal was reset or the screen cleared with `a=d,d=A`).
+    /// `d=I` for each of `ids` the terminal holds (their placements go too); others are skipped.
+    public mutating func free(_ ids: [UInt32]) -> [UInt8] {
+        var out: [UInt8] = []
+        for id in ids where transmitted.contains(id) { out += evict(imageID: id) }
+        return out
+    }
+
+    /// Removes every placement and frees all image data (`a=d,d=A`) when anything was transmitted;
+    /// empty otherwise. The session is empty afterwards.
+    public mutating func close() -> [UInt8] {
+        defer {
+            reset()
+            used = false
+        }
+        return used ? KittyRenderer.deleteAll(tmuxPassthrough: tmuxPassthrough) : []
+    }
+
+    /// Forgets every id (after the screen was cleared or resized): images are transmitted again.
+    /// `used` stays, so `close()` still clears the screen.
     public mutating func reset() { transmitted.removeAll() }
 }

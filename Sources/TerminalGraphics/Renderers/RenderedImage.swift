@@ -14,6 +14,8 @@ public struct RenderedImage: Sendable, Hashable {
     public var placement: [UInt8]?
     /// kitty: the image id used on the wire.
     public var kittyImageID: UInt32?
+    /// kitty: the transmission alone (`a=t`, the data under `kittyImageID`), sent once per id.
+    public var kittyUpload: [UInt8]?
     /// Cells actually covered (≤ the requested rectangle).
     public var cells: CellSize
     /// Pixel size that was encoded (for text kinds: the sampling grid).
@@ -22,19 +24,22 @@ public struct RenderedImage: Sendable, Hashable {
     /// Creates a rendered image.
     public init(
         kind: RendererKind, bytes: [UInt8], rows: [[UInt8]] = [], placement: [UInt8]? = nil,
-        kittyImageID: UInt32? = nil, cells: CellSize, pixelSize: PixelSize
+        kittyImageID: UInt32? = nil, kittyUpload: [UInt8]? = nil, cells: CellSize, pixelSize: PixelSize
     ) {
         self.kind = kind
         self.bytes = bytes
         self.rows = rows
         self.placement = placement
         self.kittyImageID = kittyImageID
+        self.kittyUpload = kittyUpload
         self.cells = cells
         self.pixelSize = pixelSize
     }
 
     /// Memory cost in bytes (for cost-bounded caches).
-    public var cost: Int { bytes.count + rows.reduce(0) { $0 + $1.count } + (placement?.count ?? 0) + 64 }
+    public var cost: Int {
+        bytes.count + rows.reduce(0) { $0 + $1.count } + (placement?.count ?? 0) + (kittyUpload?.count ?? 0) + 64
+    }
 
     /// Bytes that draw the image with its top-left cell at 1-based (`row`, `column`), using absolute
     /// cursor positioning (one `CSI row;col H` per text row).

@@ -49,6 +49,11 @@ public struct RendererSelection: Sendable, Hashable {
         case .ascii:
             return RendererSelection(kind: .ascii, tmuxPassthrough: false, reason: "ascii forced by --renderer")
         case .auto:
+            if caps.inTmux && caps.graphics == .kitty && caps.tmuxPassthrough {
+                return RendererSelection(
+                    kind: .kitty, tmuxPassthrough: true,
+                    reason: "inside tmux: the outer terminal's kitty graphics through passthrough (cleared on every change and on quit)")
+            }
             if caps.inTmux && caps.graphics != .none {
                 return RendererSelection(
                     kind: text, tmuxPassthrough: false,

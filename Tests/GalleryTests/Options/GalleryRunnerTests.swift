@@ -43,6 +43,76 @@ import TestSupport
         #expect(out == "probe ok\n")
     }
 
+    /// A piped `--print` with `options` over two entries of the same URL and one that fails.
+    func printPiped(_ configure: (inout GalleryOptions) -> Void) throws -> (status: Int32, out: String, err: String) {
+        let dir = try Fixtures.temporaryDirectory("gallery-runner")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let list = dir.appendingPathComponent("list.txt")
+        try Data("https://e.example/a.png A\nhttps://e.example/a.png Again\n/missing.png\n".utf8).write(to: list)
+        var options = GalleryOptions()
+        options.listPath = list.path
+        options.printSheet = true
+        options.columns = 3
+        configure(&options)
+        var out = "", err = ""
+        let status = GalleryRunner.run(options, components: components(), stdout: { out += $0 }, stderr: { err += $0 })
+        return (status, out, err)
+    }
+
+    @Test func anExplicitRendererWinsWhenPiped() throws {
+        let sixel = try printPiped { $0.renderer = .sixel }
+        #expect(sixel.status == 0 && sixel.err.isEmpty)
+        #expect(sixel.out.components(separatedBy: "\u{1B}P").count - 1 == 2, "two sixel images")
+        #expect(!sixel.out.contains("▀") && sixel.out.contains("Again"))
+        let kitty = try printPiped { $0.renderer = .kitty }
+        let commands = KittyCommand.parse(Array(kitty.out.utf8))
+        let places = commands.filter { $0.keys["a"] == "p" }
+        #expect(places.count == 2)
+        #expect(Set(places.compactMap { $0.keys["p"] }).count == 2, "one placement per entry")
+        let sent = KittyCommand.transmitted(commands)
+        #expect(!sent.isEmpty && sent.values.allSatisfy { $0.data.count == $0.data.count / 3 * 3 && !$0.data.isEmpty })
+        #expect(Set(places.compactMap { $0.keys["i"] }).isSubset(of: Set(sent.keys.map(String.init))))
+        // Without a choice, piped output stays text.
+        let text = try printPiped { $0.colors = .truecolor }
+        #expect(text.out.contains("▀") && !text.out.contains("\u{1B}P") && !text.out.contains("\u{1B}_G"))
+    }
+
+    @Test func aKittyImageShownTwiceInASheetIsSentOnce() throws {
+        // The memory cache hands both entries the same image: sending its id again would replace it
+        // and delete the first placement.
+        let pixels = Array((0..<(8 * 8)).map { _ in [UInt8(200), 30, 90, 255] }.joined())
+        let shared = Image(width: 8, height: 8, pixels: pixels)
+        var parts = components()
+        parts.loadForPrint = { entry, _ in
+            guard case .remote = entry.location else { return .failure(LoadFailure(message: "no")) }
+            return .success((shared, ImageDetails(pixelSize: PixelSize(width: 8, height: 8), byteCount: 10)))
+        }
+        let dir = try Fixtures.temporaryDirectory("gallery-runner")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let list = dir.appendingPathComponent("list.txt")
+        try Data("https://e.example/a.png A\nhttps://e.example/a.png Again\n".utf8).write(to: list)
+        var options = GalleryOptions()
+        options.listPath = list.path
+        options.printSheet = true
+        options.renderer = .kitty
+        var out = ""
+        #expect(GalleryRunner.run(options, components: parts, stdout: { out += $0 }, stderr: { _ in }) == 0)
+        let commands = KittyCommand.parse(Array(out.utf8))
+        #expect(KittyCommand.transmitted(commands).count == 1)
+        #expect(commands.filter { $0.keys["a"] == "t" }.count == 1)
+        #expect(commands.filter { $0.keys["a"] == "p" }.count == 2)
+    }
+
+    @Test func optionsASheetCannotUseAreWarnedAboutAndStatsArePrinted() throws {
+        let run = try printPiped {
+            $0.viewMode = .list
+            $0.stats = true
+        }
+        #expect(run.status == 0)
+        #expect(run.err.hasPrefix("sdgallery: --list does not apply to --print (the sheet is a grid)\n"))
+        #expect(run.err.contains("sheet: 3 entries, 1 failed"))
+    }
+
     @Test func unreadableAndEmptyListsExitWith1() throws {
         var options = GalleryOptions()
         options.listPath = "/nonexistent/list.txt"

@@ -21,4 +21,32 @@ import TestSupport
         let other = try #require(URL(string: "https://example.com/a.png"))
         #expect(stack.manager.cacheKey(for: other) == "https://example.com/a.png")
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func printLoadsGetTheManagerOptionsRefreshRevalidates() async throws {
+        let server = try await LoopbackServer.start()
+        var stub = StubResponse.ok(TestPNG.solid(width: 24, height: 16, rgba: (0, 0, 255, 255)), contentType: "image/png")
+        stub.etag = "\"blue-1\""
+        server.route("/blue.png", stub)
+        var options = GalleryOptions()
+        options.cacheDirectory = try Fixtures.temporaryDirectory("stack-print").path
+        options.refresh = true
+        #expect(WebImageStack.managerOptions(options).contains(.refreshCached))
+        let stack = WebImageStack(options: options)
+        let load = stack.components.loadForPrint
+        let entry = try #require(URLList.parse("\(server.url("/blue.png").absoluteString) Blue\n", baseDirectory: URL(fileURLWithPath: "/")).entries.first)
+        let first = try await Blocking.run { load(entry, nil) }
+        // The second sheet revalidates the cached copy (before: served from the cache, no request)
+        // and keeps it on 304.
+        let second = try await Blocking.run { load(entry, nil) }
+        for result in [first, second] {
+            guard case .success(let (image, _)) = result else { Issue.record("load failed: \(result)"); continue }
+            #expect(image.width == 24 && image.height == 16)
+        }
+        let revalidated = await server.waitUntil(timeout: .seconds(8)) { log in
+            log.contains { $0.path == "/blue.png" && $0.header("If-None-Match") == "\"blue-1\"" && $0.status == 304 }
+        }
+        #expect(revalidated, "no conditional request: \(server.requests.map { ($0.status, $0.header("If-None-Match") ?? "-") })")
+        await server.stop()
+    }
 }

@@ -78,4 +78,25 @@ final class CountingRenderer: ImageRenderer {
         #expect(stats.hits + stats.misses == 160)
         #expect(stats.encodes == stats.misses)
     }
+
+    @Test func droppedKittyImagesAreReportedForFreeingOnce() throws {
+        let renderer = KittyRenderer()
+        let small = CellSize(columns: 4, rows: 2)
+        let a = TestImages.photo(width: 40, height: 40)
+        let b = TestImages.photo(width: 40, height: 40, seed: 2)
+        let probe = try renderer.render(a, cells: small, cellPixelSize: cell)
+        // Room for about one entry: inserting the second evicts the first.
+        let cache = EncodedOutputCache(costLimit: probe.cost + probe.cost / 2)
+        let first = try cache.render(a, cells: small, cellPixelSize: cell, with: renderer)
+        #expect(cache.takeFreedKittyImageIDs().isEmpty)
+        _ = try cache.render(b, cells: small, cellPixelSize: cell, with: renderer)
+        #expect(cache.takeFreedKittyImageIDs() == [try #require(first.kittyImageID)])
+        #expect(cache.takeFreedKittyImageIDs().isEmpty)
+        cache.removeAll(imageID: b.id)
+        #expect(cache.takeFreedKittyImageIDs().count == 1)
+        // Sixel output has no terminal-side data to free.
+        _ = try cache.render(a, cells: small, cellPixelSize: cell, with: SixelRenderer())
+        cache.removeAll()
+        #expect(cache.takeFreedKittyImageIDs().isEmpty)
+    }
 }

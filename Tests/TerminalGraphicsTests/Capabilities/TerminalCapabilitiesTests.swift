@@ -38,6 +38,27 @@ import Testing
         #expect(RendererSelection.choose(for: resolve("", ["TERM": "dumb"])).kind == .ascii)
     }
 
+    @Test func kittyAnsweringThroughTmuxPassthroughIsUsedWrapped() {
+        // tmux 3.3a's own replies (DA1 first), then the outer kitty's, which only passthrough delivers.
+        let env = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]
+        let caps = resolve(CannedReplies.tmux + "\u{1B}[?1;2c" + "\u{1B}_Gi=31;OK\u{1B}\\", env)
+        #expect(caps.inTmux && caps.graphics == .kitty && caps.tmuxPassthrough)
+        let auto = RendererSelection.choose(for: caps)
+        #expect(auto.kind == .kitty && auto.tmuxPassthrough)
+        // No reply through passthrough (allow-passthrough off): text, with the reason.
+        let off = resolve(CannedReplies.tmux + "\u{1B}[?1;2c", env)
+        #expect(!off.tmuxPassthrough && RendererSelection.choose(for: off).kind != .kitty)
+    }
+
+    @Test func theProbeAsksTheOuterTerminalThroughTmuxOnlyInsideTmux() {
+        let wrapped = TmuxPassthrough.wrap(Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8))
+        let inside = TerminalProbe.query(includeBackground: false, tmuxPassthrough: true)
+        let outside = TerminalProbe.query(includeBackground: false)
+        #expect(inside.count == outside.count + wrapped.count)
+        #expect(String(decoding: inside, as: UTF8.self).contains(String(decoding: wrapped, as: UTF8.self)))
+        #expect(inside.suffix(3) == Array("\u{1B}[c".utf8))
+    }
+
     @Test func tmuxDefaultsToHalfBlocksUnlessForced() {
         let caps = resolve(CannedReplies.tmux + "\u{1B}[?1;2;4c", ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"])
         #expect(caps.inTmux && caps.graphics == .sixel)

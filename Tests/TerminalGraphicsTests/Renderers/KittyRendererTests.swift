@@ -1,55 +1,42 @@
 import Foundation
 import ImageCodecs
 import Testing
+import TestSupport
 @testable import TerminalGraphics
 
 /// Splits kitty output into APC commands: (keys, payload).
 func kittyCommands(_ bytes: [UInt8]) -> [(keys: [String: String], payload: [UInt8])] {
-    var result: [(keys: [String: String], payload: [UInt8])] = []
-    var i = 0
-    while i + 2 < bytes.count {
-        guard bytes[i] == 0x1B, bytes[i + 1] == UInt8(ascii: "_"), bytes[i + 2] == UInt8(ascii: "G") else { i += 1; continue }
-        var j = i + 3
-        while j + 1 < bytes.count && !(bytes[j] == 0x1B && bytes[j + 1] == UInt8(ascii: "\\")) { j += 1 }
-        let body = bytes[(i + 3)..<j]
-        let semicolon = body.firstIndex(of: UInt8(ascii: ";")) ?? body.endIndex
-        var keys: [String: String] = [:]
-        for pair in String(decoding: body[body.startIndex..<semicolon], as: UTF8.self).split(separator: ",") {
-            let kv = pair.split(separator: "=", maxSplits: 1)
-            if kv.count == 2 { keys[String(kv[0])] = String(kv[1]) }
-        }
-        let payload = semicolon < body.endIndex ? Array(body[(semicolon + 1)...]) : []
-        result.append((keys, payload))
-        i = j + 2
-    }
-    return result
+    KittyCommand.parse(bytes).map { ($0.keys, $0.payload) }
 }
 
 @Suite struct KittyRendererTests {
     let cell = CellPixelSize(width: 10, height: 20)
 
-    /// Reassembles the transmitted pixels from the chunked base64 payload.
+    /// Reassembles the transmitted pixels from the chunked base64 payload (inflated when `o=z`).
     func transmittedPixels(_ bytes: [UInt8]) -> (keys: [String: String], pixels: [UInt8])? {
-        let commands = kittyCommands(bytes).filter { $0.keys["a"] != "p" }
-        guard let first = commands.first else { return nil }
-        let base64 = commands.flatMap(\.payload)
-        guard let data = Data(base64Encoded: Data(base64)) else { return nil }
-        return (first.keys, Array(data))
+        KittyCommand.transmitted(KittyCommand.parse(bytes)).values.first.map { ($0.keys, $0.data) }
     }
 
-    @Test func rawRGBARoundTripsExactly() throws {
-        // Not opaque → RGBA: 38 400 bytes → 51 200 base64 → 13 chunks.
+    @Test func rgbaIsCompressedChunkedAndQuietAndInflatesExactly() throws {
+        // Not opaque → RGBA; noise so the deflated payload still needs many chunks.
         var pixels = TestImages.photo(width: 120, height: 80).pixels
+        var state: UInt64 = 1
+        for i in pixels.indices where i % 4 != 3 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            pixels[i] = UInt8(truncatingIfNeeded: state >> 56)
+        }
         pixels[3] = 0
         let image = Image(width: 120, height: 80, pixels: pixels)
         let out = try KittyRenderer().render(image, cells: CellSize(columns: 12, rows: 4), cellPixelSize: cell)
-        let commands = kittyCommands(out.bytes)
-        #expect(commands.count == 14)
-        #expect(commands.allSatisfy { $0.payload.count <= 4096 })
-        #expect(commands.dropLast(2).allSatisfy { $0.keys["m"] == "1" })
-        #expect(commands[commands.count - 2].keys["m"] == "0")
+        let commands = KittyCommand.parse(out.bytes)
+        let transmit = commands.dropLast()
+        #expect(transmit.count > 2)
+        #expect(commands.allSatisfy { $0.payload.count <= 4096 && $0.keys["q"] == "2" })
+        #expect(transmit.dropLast().allSatisfy { $0.keys["m"] == "1" })
+        #expect(transmit.last?.keys["m"] == "0")
+        #expect(out.kittyUpload.map(KittyCommand.parse) == Array(transmit))
         let (keys, sent) = try #require(transmittedPixels(out.bytes))
-        #expect(keys["a"] == "t" && keys["f"] == "32" && keys["s"] == "120" && keys["v"] == "80")
+        #expect(keys["a"] == "t" && keys["f"] == "32" && keys["o"] == "z" && keys["s"] == "120" && keys["v"] == "80")
         #expect(keys["i"] == String(try #require(out.kittyImageID)))
         #expect(sent == image.pixels)
         let place = try #require(commands.last)
@@ -78,6 +65,25 @@ func kittyCommands(_ bytes: [UInt8]) -> [(keys: [String: String], payload: [UInt
         #expect(session.scrolledAway(out) == bytes("\u{1B}_Ga=d,d=i,i=\(id),q=2\u{1B}\\"))
         #expect(session.evict(imageID: id) == bytes("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\"))
         #expect(session.output(for: out) == out.bytes)
+        // The frame writer's path: upload once, free on eviction, clear everything on close.
+        var ledger = KittySession()
+        let upload = try #require(out.kittyUpload)
+        #expect(ledger.upload(id: id, bytes: upload) == upload)
+        #expect(ledger.upload(id: id, bytes: upload).isEmpty)
+        #expect(ledger.free([id, id &+ 1]) == bytes("\u{1B}_Ga=d,d=I,i=\(id),q=2\u{1B}\\"))
+        #expect(ledger.upload(id: id, bytes: upload) == upload)
+        ledger.reset()
+        #expect(ledger.close() == bytes("\u{1B}_Ga=d,d=A,q=2\u{1B}\\"))
+        #expect(ledger.close().isEmpty)
+    }
+
+    @Test func eachCellHasItsOwnPlacementAndDeleteKeepsTheData() {
+        let a = KittyRenderer.placementID(column: 0, row: 0)
+        let b = KittyRenderer.placementID(column: 20, row: 0)
+        let c = KittyRenderer.placementID(column: 0, row: 7)
+        #expect(Set([a, b, c]).count == 3 && !Set([a, b, c]).contains(0))
+        let delete = KittyCommand.parse(KittyRenderer.delete(imageID: 9, placementID: b))
+        #expect(delete.map(\.keys) == [["a": "d", "d": "i", "i": "9", "p": String(b), "q": "2"]])
     }
 
     @Test func tmuxPassthroughWrapsEveryCommand() throws {
