@@ -26,7 +26,7 @@ import TestSupport
     func frame(_ writer: inout FrameWriter, _ placements: [BitmapPlacement], released: [UInt32] = []) -> [UInt8] {
         let freed = writer.release(released)
         let plan = writer.plan(placements, terminal: terminal, repaintAll: false, changedRows: [])
-        return freed + writer.bytes(for: plan)
+        return freed + FrameWriter.clearing(plan.cleared, erasing: plan.erased) + writer.bytes(for: plan)
     }
 
     func commands(_ bytes: [UInt8], action: String) -> [KittyCommand] {
