@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import TerminalGraphics
 
 /// Runs the product from parsed options: the interactive gallery, the contact sheet (`--print` or a
 /// non-tty stdout), the probe or the demo. Returns the exit status (0 success, 1 runtime error;
@@ -110,6 +111,11 @@ public enum GalleryRunner {
         }
         if badLines > 0 {
             app.status.message = "\(badLines) bad line\(badLines == 1 ? "" : "s") in the list"
+        }
+        if let caps, caps.inTmux, caps.graphics != .none {
+            // Inside tmux without passthrough the outer terminal's graphics go unused: say why, once.
+            let selection = RendererSelection.choose(for: caps, option: options.renderer.option)
+            if !selection.tmuxPassthrough { app.status.message = selection.reason }
         }
         if let note = components.startupNote(options) { app.status.message = note }
         app.statusRefresh = components.statusRefresh

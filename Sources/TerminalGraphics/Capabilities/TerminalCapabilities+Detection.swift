@@ -44,6 +44,10 @@ extension TerminalCapabilities {
         if caps.inTmux && replies.kittyGraphics == true {
             caps.tmuxPassthrough = true
             sources["graphics"] = "kitty graphics query through tmux passthrough"
+        } else if caps.inTmux && caps.graphics == .none && hints.graphics != .none {
+            // tmux answered for itself; the environment it inherited names the outer terminal.
+            caps.graphics = hints.graphics
+            sources["graphics"] = "environment (the outer terminal; no reply through tmux passthrough)"
         }
         if let name = replies.terminalVersion {
             caps.terminalName = name

@@ -57,7 +57,7 @@ public struct RendererSelection: Sendable, Hashable {
             if caps.inTmux && caps.graphics != .none {
                 return RendererSelection(
                     kind: text, tmuxPassthrough: false,
-                    reason: "inside tmux: \(text) (the outer terminal's \(caps.graphics) needs --renderer \(caps.graphics) and passthrough)")
+                    reason: "inside tmux: \(text) (for the outer terminal's \(caps.graphics) graphics: `set -g allow-passthrough on` in tmux)")
             }
             switch caps.graphics {
             case .kitty: return RendererSelection(kind: .kitty, tmuxPassthrough: false, reason: "terminal supports kitty graphics")

@@ -98,4 +98,28 @@ struct KittyGalleryTests {
             #expect(cleared.ok, "images left after q: red \(cleared.last?.count(of: Self.red) ?? -1)")
         }
     }
+
+    @Test(.timeLimit(.minutes(2)))
+    func withoutPassthroughTmuxGetsHalfBlocksAndOneStatusLineSayingWhy() async throws {
+        let dir = try fixture()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data("set -g allow-passthrough off\nset -g status off\n".utf8).write(to: dir.appendingPathComponent("tmux.conf"))
+        let socket = "h12b-kitty-\(getpid())-67"
+        let inner = "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) --columns 3 \(dir.path)/list.txt; sleep 600"
+        let command = "cd \(dir.path) && tmux -L \(socket) -f \(dir.path)/tmux.conf new-session '\(inner)'"
+        try await Blocking.run {
+            let kitty = try GraphicsTerminal.start(.kitty, display: 67, command: command)
+            defer {
+                kitty.stop()
+                _ = try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "kill-server"])
+                try? FileManager.default.removeItem(atPath: "/tmp/tmux-\(getuid())/\(socket)")
+            }
+            var pane = ""
+            let said = GraphicsTerminal.waitFor(timeout: 30) {
+                pane = (try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "capture-pane", "-p"]).out) ?? ""
+                return pane.contains("inside tmux") && pane.contains("▀")
+            }
+            #expect(said, "no half blocks or no reason in the status line: \(pane)")
+        }
+    }
 }

@@ -46,8 +46,11 @@ import Testing
         let auto = RendererSelection.choose(for: caps)
         #expect(auto.kind == .kitty && auto.tmuxPassthrough)
         // No reply through passthrough (allow-passthrough off): text, with the reason.
-        let off = resolve(CannedReplies.tmux + "\u{1B}[?1;2c", env)
-        #expect(!off.tmuxPassthrough && RendererSelection.choose(for: off).kind != .kitty)
+        let off = resolve(CannedReplies.tmux + "\u{1B}[?1;2c", env.merging(["KITTY_WINDOW_ID": "1"]) { a, _ in a })
+        #expect(!off.tmuxPassthrough && off.graphics == .kitty)
+        let text = RendererSelection.choose(for: off)
+        #expect(text.kind == .halfBlock(.truecolor) || text.kind == .halfBlock(.color256))
+        #expect(text.reason.contains("allow-passthrough"))
     }
 
     @Test func theProbeAsksTheOuterTerminalThroughTmuxOnlyInsideTmux() {
