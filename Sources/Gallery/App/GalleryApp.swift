@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import ImageCodecs
 
 /// The frame loop: one UI thread owns the model, the screen and the slots. It sleeps in `poll()` on
@@ -31,6 +32,12 @@ public final class GalleryApp {
     var keys = KeyMap()
     var images: [SlotID: Image] = [:]
     var painted: [SlotID: (image: UInt64, cells: TermSize, painted: PaintedImage)] = [:]
+    /// The picture last asked of the paint queue per slot (asked again only when it changes).
+    var paintRequests: [SlotID: (image: UInt64, cells: TermSize)] = [:]
+    /// Pictures the paint queue finished, taken by the UI thread in `picture(for:image:cells:)`.
+    let finishedPaints = Locked<[SlotID: (image: UInt64, cells: TermSize, painted: PaintedImage?)]>([:])
+    /// Where renderers run (one at a time, in order of request).
+    static let paintQueue = DispatchQueue(label: "sdgallery.paint", qos: .userInitiated)
     /// Items shown from the memory or disk cache (the status bar's "N cached").
     var cachedItems = Set<Int>()
     var dirty = true
@@ -158,6 +165,8 @@ public final class GalleryApp {
             let size = screen.updateSize()
             model.resize(terminal: size, cellPixels: screen.cellPixels)
             painted.removeAll()
+            paintRequests.removeAll()
+            finishedPaints.withLock { $0.removeAll() }
             animation.painted.removeAll()
             repaintAll = true
         case .quit: quitting = true
@@ -263,9 +272,24 @@ public final class GalleryApp {
             return painted
         }
         if let cached = painted[binding.slot], cached.image == image.id, cached.cells == cells { return cached.painted }
-        guard let result = painter.paint(image, cells: cells, cellPixels: model.cellPixels) else { return nil }
-        painted[binding.slot] = (image.id, cells, result)
-        return result
+        let slot = binding.slot
+        if let done = finishedPaints.withLock({ $0.removeValue(forKey: slot) }), let result = done.painted {
+            painted[slot] = (done.image, done.cells, result)
+            if done.image == image.id && done.cells == cells { return result }
+        }
+        // Encode off the UI thread (sixel and kitty take milliseconds an image); the frame shows the
+        // cell's previous picture of the same size, or its placeholder, until the bytes are ready.
+        if paintRequests[slot].map({ $0.image != image.id || $0.cells != cells }) ?? true {
+            paintRequests[slot] = (image.id, cells)
+            let painter = painter, inbox = inbox, results = finishedPaints, cellPixels = model.cellPixels
+            Self.paintQueue.async {
+                let result = painter.paint(image, cells: cells, cellPixels: cellPixels)
+                results.withLock { $0[slot] = (image.id, cells, result) }
+                inbox.post(.work {})
+            }
+        }
+        if let previous = painted[slot], previous.cells == cells { return previous.painted }
+        return nil
     }
 
     /// Composes and shows a frame.

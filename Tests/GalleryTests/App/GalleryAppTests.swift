@@ -47,6 +47,26 @@ final class RecordingSource: CellImageSource, Sendable {
 }
 
 /// Runs a GalleryApp on its own thread with a pipe as its keyboard.
+/// The half-block painter, logging each finished picture to the source's log (paints run off the UI thread).
+struct LoggingPainter: CellPainter {
+    let inner = RendererPainter(renderer: HalfBlockRenderer())
+    let source: RecordingSource
+    func paint(_ image: Image, cells: TermSize, cellPixels: PixelSize) -> PaintedImage? {
+        defer { source.log.withLock { $0.append("painted") } }
+        return inner.paint(image, cells: cells, cellPixels: cellPixels)
+    }
+}
+
+/// A painter that blocks until `release` is signalled (a very slow encoder).
+struct BlockedPainter: CellPainter {
+    let release = DispatchSemaphore(value: 0)
+    func paint(_ image: Image, cells: TermSize, cellPixels: PixelSize) -> PaintedImage? {
+        _ = release.wait(timeout: .now() + 30)
+        release.signal()
+        return nil
+    }
+}
+
 final class AppHarness: @unchecked Sendable {  // `app` is touched by the test only after `done` is signalled.
     let app: GalleryApp
     let screen: InMemoryScreen
@@ -54,7 +74,8 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
     let keyboard: (read: Int32, write: Int32)
     let done = DispatchSemaphore(value: 0)
 
-    init(count: Int, size: TermSize = TermSize(columns: 160, rows: 37), source: RecordingSource = RecordingSource()) throws {
+    init(count: Int, size: TermSize = TermSize(columns: 160, rows: 37), source: RecordingSource = RecordingSource(),
+         painter: CellPainter? = nil) throws {
         var fds: [Int32] = [0, 0]
         _ = pipe(&fds)
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -62,7 +83,7 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         screen = InMemoryScreen(size: size)
         self.source = source
         let model = makeModel(count: count, columns: size.columns, rows: size.rows)
-        app = try GalleryApp(model: model, screen: screen, source: source, painter: RendererPainter(renderer: HalfBlockRenderer()), inputDescriptor: keyboard.read)
+        app = try GalleryApp(model: model, screen: screen, source: source, painter: painter ?? LoggingPainter(source: source), inputDescriptor: keyboard.read)
         let thread = Thread { [self] in
             app.run()
             done.signal()
@@ -107,6 +128,8 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         let harness = try AppHarness(count: 40, source: RecordingSource(failIndex: 3))
         #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 18 })
         #expect(await harness.wait { $0.contains("prefetch 18") })
+        // Pictures are encoded off the UI thread: the 17 images are painted before the last frame.
+        #expect(await harness.wait { $0.filter { $0 == "painted" }.count >= 17 })
         harness.type("q")
         #expect(await harness.finish())
         let app = harness.app
@@ -185,6 +208,18 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         #expect(harness.app.model.terminal == TermSize(columns: 40, rows: 12))
         #expect(harness.app.status.cacheHits == 7)
         #expect(harness.screen.lines.last?.contains("7 cached") == true)
+    }
+
+    @Test func aSlowEncoderNeverBlocksTheKeys() async throws {
+        // The old loop encoded inside present() on the UI thread: with an encoder that takes 30 s,
+        // `q` waited for it.
+        let painter = BlockedPainter()
+        defer { painter.release.signal() }
+        let harness = try AppHarness(count: 10, painter: painter)
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 10 })
+        harness.type("q")
+        #expect(await harness.finish())
+        #expect(harness.screen.frames.last?.placements.isEmpty == true)
     }
 
     @Test func cachedCountsImagesNotHits() async throws {
