@@ -151,6 +151,17 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         #expect(written.contains("\u{1B}7"))
     }
 
+    /// Load order like a browser: the selected cell is bound first, then its neighbours in reading
+    /// order (the old code bound last-cell-first, giving the free download slots to the far cells).
+    @Test func bindsTheSelectedCellFirstThenReadingOrder() async throws {
+        let harness = try AppHarness(count: 40)
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 18 })
+        let binds = harness.source.entries.filter { $0.hasPrefix("bind") }
+        #expect(binds == (0..<18).map { "bind \($0)" })
+        harness.type("q")
+        #expect(await harness.finish())
+    }
+
     @Test func pagingCancelsTheOldScreenAndBindsTheNextOneKeyByKey() async throws {
         let harness = try AppHarness(count: 100)
         #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 18 })
