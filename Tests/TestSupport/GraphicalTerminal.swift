@@ -168,7 +168,8 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
         }
     }
 
-    static func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
+    /// Polls `condition` every 100 ms until it holds or `timeout` seconds pass (one last look at the end).
+    public static func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition() { return true }
@@ -178,19 +179,13 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
     }
 
     /// Starts a program in the background (stdin and output on /dev/null, clean signal mask).
-    static func spawn(_ path: String, _ arguments: [String], environment extra: [String: String], output: [Int32]? = nil) -> pid_t {
+    static func spawn(_ path: String, _ arguments: [String], environment extra: [String: String]) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if let output {
-            posix_spawn_file_actions_adddup2(&actions, output[0], 1)
-            posix_spawn_file_actions_adddup2(&actions, output[1], 2)
-            for fd in Set(output) { posix_spawn_file_actions_addclose(&actions, fd) }
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -210,25 +205,11 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
         return pid
     }
 
-    /// Runs a short program to completion (killed after `timeout`): status, stdout, stderr.
+    /// Runs a short program to completion (killed after `timeout`): status, stdout, stderr (through
+    /// `ChildProcess`, the one runner).
     @discardableResult
     public static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:], timeout: Double) throws -> (status: Int32, out: String, err: String) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gt-\(getpid())-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let outPath = directory.appendingPathComponent("out").path, errPath = directory.appendingPathComponent("err").path
-        let out = open(outPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600), err = open(errPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        let pid = spawn(path, arguments, environment: environment, output: [out, err])
-        close(out)
-        close(err)
-        guard pid > 0 else { throw TerminalError(message: "cannot run \(path)") }
-        var status: Int32 = 0
-        if !waitUntil(timeout: timeout, { waitpid(pid, &status, WNOHANG) != 0 }) {
-            kill(pid, SIGKILL)
-            waitpid(pid, &status, 0)
-        }
-        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        let read = { (p: String) in (try? String(contentsOfFile: p, encoding: .utf8)) ?? "" }
-        return (code, read(outPath), read(errPath))
+        let result = try ChildProcess.run(path, arguments, timeout: timeout, environment: environment)
+        return (result.status, result.out, result.err)
     }
 }

@@ -102,6 +102,9 @@ public final class CursesScreen: Screen {
                 put(cell, column: column, row: row)
             }
         }
+        // A full repaint clears the screen, and kitty drops what it showed with it: place and upload
+        // everything again.
+        if repaintAll { writer.reset() }
         let released = writer.release(frame.released)
         // When rows of text moved, curses may scroll them (its hash optimisation runs whatever idlok
         // says), and the terminal moves the images on them too: then every blank cell is erased after

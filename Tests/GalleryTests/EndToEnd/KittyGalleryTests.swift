@@ -4,7 +4,7 @@ import TestSupport
 
 /// The real program in a real kitty (0.26, under Xvfb): kitty graphics as the protocol means them.
 /// Solid-colour images make the screen easy to read: a colour's pixel count is its images' area.
-@Suite(.enabled(if: GraphicsTerminal.available(.kitty), "kitty, Xvfb, xdotool or ImageMagick missing: skipping the kitty tests"),
+@Suite(.enabled(if: GraphicalTerminal.missingTools(for: .kitty) == nil, "kitty, Xvfb, xdotool or ImageMagick missing: skipping the kitty tests"),
        .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"),
        .serialized)
 struct KittyGalleryTests {
@@ -22,7 +22,7 @@ struct KittyGalleryTests {
     }
 
     /// Two red images for one green one, all visible.
-    static func redTwiceGreenOnce(_ screen: GraphicsTerminal.Histogram) -> Bool {
+    static func redTwiceGreenOnce(_ screen: GraphicalTerminal.Histogram) -> Bool {
         let red = screen.count(of: red), green = screen.count(of: green)
         return green > 500 && abs(red - 2 * green) * 10 < green
     }
@@ -34,14 +34,14 @@ struct KittyGalleryTests {
         let command = "cd \(dir.path) && XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) --columns 3 list.txt; "
             + "echo $? > exit.txt; sleep 600"
         try await Blocking.run {
-            let kitty = try GraphicsTerminal.start(.kitty, display: 62, command: command)
+            let kitty = try GraphicalTerminal(kind: .kitty, command: command, directory: "/tmp", displays: 60...69, background: "#000000")
             defer { kitty.stop() }
             let shown = kitty.wait(timeout: 40, Self.redTwiceGreenOnce)
-            if !shown.ok { kitty.screenshot(to: dir.deletingLastPathComponent().path + "/kitty-twice-failed.png") }
+            if !shown.ok { try? kitty.screenshot(to: dir.deletingLastPathComponent().path + "/kitty-twice-failed.png") }
             #expect(shown.ok, "red \(shown.last?.count(of: Self.red) ?? -1), green \(shown.last?.count(of: Self.green) ?? -1)")
-            kitty.type("q")
+            try? kitty.type("q")
             let exit = dir.appendingPathComponent("exit.txt").path
-            #expect(GraphicsTerminal.waitFor(timeout: 20) { FileManager.default.fileExists(atPath: exit) })
+            #expect(GraphicalTerminal.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: exit) })
             let cleared = kitty.wait(timeout: 10) { $0.count(of: Self.red) == 0 && $0.count(of: Self.green) == 0 }
             #expect(cleared.ok, "images left after q: red \(cleared.last?.count(of: Self.red) ?? -1)")
         }
@@ -55,12 +55,12 @@ struct KittyGalleryTests {
         let command = "cd \(dir.path) && XDG_CACHE_HOME=\(dir.path)/cache script -q -e -c '\(EndToEnd.binary.path) --print --columns 3 list.txt' "
             + "typescript.bin; echo $? > exit.txt; sleep 600"
         try await Blocking.run {
-            let kitty = try GraphicsTerminal.start(.kitty, display: 63, command: command)
+            let kitty = try GraphicalTerminal(kind: .kitty, command: command, directory: "/tmp", displays: 60...69, background: "#000000")
             defer { kitty.stop() }
             let exit = dir.appendingPathComponent("exit.txt").path
-            #expect(GraphicsTerminal.waitFor(timeout: 40) { FileManager.default.fileExists(atPath: exit) })
+            #expect(GraphicalTerminal.waitUntil(timeout: 40) { FileManager.default.fileExists(atPath: exit) })
             let shown = kitty.wait(timeout: 20, Self.redTwiceGreenOnce)
-            if !shown.ok { kitty.screenshot(to: dir.deletingLastPathComponent().path + "/kitty-print-failed.png") }
+            if !shown.ok { try? kitty.screenshot(to: dir.deletingLastPathComponent().path + "/kitty-print-failed.png") }
             #expect(shown.ok, "red \(shown.last?.count(of: Self.red) ?? -1), green \(shown.last?.count(of: Self.green) ?? -1)")
             let written = try Data(contentsOf: dir.appendingPathComponent("typescript.bin"))
             let commands = KittyCommand.parse([UInt8](written))
@@ -82,18 +82,18 @@ struct KittyGalleryTests {
             + "echo $? > \(dir.path)/exit.txt; sleep 600"
         let command = "cd \(dir.path) && tmux -L \(socket) -f \(dir.path)/tmux.conf new-session '\(inner)'"
         try await Blocking.run {
-            let kitty = try GraphicsTerminal.start(.kitty, display: display, command: command)
+            let kitty = try GraphicalTerminal(kind: .kitty, command: command, directory: "/tmp", displays: 60...69, background: "#000000")
             defer {
                 kitty.stop()
                 _ = try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "kill-server"])
                 try? FileManager.default.removeItem(atPath: "/tmp/tmux-\(getuid())/\(socket)")
             }
             let shown = kitty.wait(timeout: 40, Self.redTwiceGreenOnce)
-            if !shown.ok { kitty.screenshot(to: dir.deletingLastPathComponent().path + "/kitty-tmux-failed.png") }
+            if !shown.ok { try? kitty.screenshot(to: dir.deletingLastPathComponent().path + "/kitty-tmux-failed.png") }
             #expect(shown.ok, "red \(shown.last?.count(of: Self.red) ?? -1), green \(shown.last?.count(of: Self.green) ?? -1)")
-            kitty.type("q")
+            try? kitty.type("q")
             let exit = dir.appendingPathComponent("exit.txt").path
-            #expect(GraphicsTerminal.waitFor(timeout: 20) { FileManager.default.fileExists(atPath: exit) })
+            #expect(GraphicalTerminal.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: exit) })
             let cleared = kitty.wait(timeout: 10) { $0.count(of: Self.red) == 0 && $0.count(of: Self.green) == 0 }
             #expect(cleared.ok, "images left after q: red \(cleared.last?.count(of: Self.red) ?? -1)")
         }
@@ -108,14 +108,14 @@ struct KittyGalleryTests {
         let inner = "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) --columns 3 \(dir.path)/list.txt; sleep 600"
         let command = "cd \(dir.path) && tmux -L \(socket) -f \(dir.path)/tmux.conf new-session '\(inner)'"
         try await Blocking.run {
-            let kitty = try GraphicsTerminal.start(.kitty, display: 67, command: command)
+            let kitty = try GraphicalTerminal(kind: .kitty, command: command, directory: "/tmp", displays: 60...69, background: "#000000")
             defer {
                 kitty.stop()
                 _ = try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "kill-server"])
                 try? FileManager.default.removeItem(atPath: "/tmp/tmux-\(getuid())/\(socket)")
             }
             var pane = ""
-            let said = GraphicsTerminal.waitFor(timeout: 30) {
+            let said = GraphicalTerminal.waitUntil(timeout: 30) {
                 pane = (try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "capture-pane", "-p"]).out) ?? ""
                 return pane.contains("inside tmux") && pane.contains("▀")
             }

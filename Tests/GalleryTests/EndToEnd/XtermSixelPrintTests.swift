@@ -4,7 +4,7 @@ import TestSupport
 
 /// `--print --renderer sixel` in a real xterm (VT340 mode, under Xvfb): the sheet is drawn as sixel
 /// images, read back from a screenshot.
-@Suite(.enabled(if: GraphicsTerminal.available(.xterm), "xterm, Xvfb, xdotool or ImageMagick missing: skipping"),
+@Suite(.enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "xterm, Xvfb, xdotool or ImageMagick missing: skipping"),
        .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
 struct XtermSixelPrintTests {
     @Test(.timeLimit(.minutes(2)))
@@ -18,10 +18,10 @@ struct XtermSixelPrintTests {
         let command = "cd \(dir.path) && XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) --print --renderer sixel "
             + "--columns 3 list.txt; echo $? > exit.txt; sleep 600"
         try await Blocking.run {
-            let xterm = try GraphicsTerminal.start(.xterm, display: 64, command: command)
+            let xterm = try GraphicalTerminal(kind: .xterm, command: command, directory: "/tmp", displays: 60...69, background: "black", size: (150, 45))
             defer { xterm.stop() }
             let exit = dir.appendingPathComponent("exit.txt").path
-            #expect(GraphicsTerminal.waitFor(timeout: 40) { FileManager.default.fileExists(atPath: exit) })
+            #expect(GraphicalTerminal.waitUntil(timeout: 40) { FileManager.default.fileExists(atPath: exit) })
             // Colours off the 256-colour palette (whose cube has 175 and 215, not 200): half blocks
             // cannot draw them, sixel registers can (within libsixel's 0-100 scale).
             func near(_ a: UInt8, _ b: Int) -> Bool { abs(Int(a) - b) <= 4 }
@@ -30,7 +30,7 @@ struct XtermSixelPrintTests {
                 let green = screen.count { near($0.r, 30) && near($0.g, 200) && near($0.b, 90) }
                 return green > 500 && abs(red - 2 * green) * 10 < green
             }
-            if !shown.ok { xterm.screenshot(to: dir.deletingLastPathComponent().path + "/xterm-sixel-print-failed.png") }
+            if !shown.ok { try? xterm.screenshot(to: dir.deletingLastPathComponent().path + "/xterm-sixel-print-failed.png") }
             #expect(shown.ok, "the sixel images are not on screen")
         }
     }
