@@ -52,8 +52,8 @@ public struct GalleryOptions: Sendable, Hashable {
     public var order: LoadOrder = .lifo
     /// Request timeout in seconds.
     public var timeout: Double = 30
-    /// Extra HTTP headers (name, value).
-    public var headers: [(name: String, value: String)] = []
+    /// Extra HTTP headers.
+    public var headers: [HTTPHeaderField] = []
     /// Basic-auth user.
     public var user: String?
     /// Basic-auth password.
@@ -94,52 +94,15 @@ public struct GalleryOptions: Sendable, Hashable {
     /// Default settings.
     public init() {}
 
-    /// Options given that this build does not use yet (their layers are wired later), for a notice.
-    public var unwiredOptions: [String] {
-        var names: [String] = []
-        if renderer == .sixel || renderer == .kitty { names.append("--renderer \(renderer.rawValue)") }
-        if maxConcurrent != 6 { names.append("--max-concurrent") }
-        if order != .lifo { names.append("--order") }
-        if timeout != 30 { names.append("--timeout") }
-        if !headers.isEmpty { names.append("--header") }
-        if user != nil { names.append("--user/--password") }
-        if insecure { names.append("--insecure") }
-        if cookies { names.append("--cookies") }
-        if cacheDirectory != nil { names.append("--cache-dir") }
-        if noDiskCache { names.append("--no-disk-cache") }
-        if memoryLimitMB != nil { names.append("--memory-limit") }
-        if diskLimitMB != nil { names.append("--disk-limit") }
-        if refresh { names.append("--refresh") }
-        return names
-    }
-
-    /// Equality over every field (headers compared pairwise).
-    public static func == (lhs: GalleryOptions, rhs: GalleryOptions) -> Bool {
-        lhs.description == rhs.description
-    }
-
-    /// Hashes every field.
-    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
-
-    /// A stable dump of every field (for tests and `--stats`).
-    var description: String {
-        let headerText = headers.map { "\($0.name): \($0.value)" }.joined(separator: "|")
-        return [listPath ?? "-none-", viewMode.rawValue, "\(columns ?? 0)", renderer.rawValue, colors?.rawValue ?? "auto",
-                "\(maxConcurrent)", order.rawValue, "\(timeout)", headerText, user ?? "", password ?? "", "\(insecure)",
-                "\(cookies)", caCertificateFile ?? "", proxy ?? "", cacheDirectory ?? "", "\(noDiskCache)", "\(memoryLimitMB ?? 0)", "\(diskLimitMB ?? 0)",
-                "\(clearCache)", "\(refresh)", "\(noProgressive)", "\(printSheet)", "\(stats)", "\(probe)", "\(demo)", "\(demoRate)"]
-            .joined(separator: ";")
-    }
-
     /// Parses `Name: value` into a header; nil when malformed (no colon, empty name, control characters).
-    public static func parseHeader(_ text: String) -> (name: String, value: String)? {
+    public static func parseHeader(_ text: String) -> HTTPHeaderField? {
         guard let colon = text.firstIndex(of: ":") else { return nil }
         let name = text[..<colon].trimmingCharacters(in: .whitespaces)
         let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         let tokenCharacters = CharacterSet(charactersIn: "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
         guard !name.isEmpty, name.unicodeScalars.allSatisfy(tokenCharacters.contains),
               !value.unicodeScalars.contains(where: TerminalText.isUnsafe) else { return nil }
-        return (name, value)
+        return HTTPHeaderField(name: name, value: value)
     }
 
     /// Parses a rate such as `200000`, `200k`, `1.5M` (bytes per second).
@@ -151,5 +114,19 @@ public struct GalleryOptions: Sendable, Hashable {
         else if number.hasSuffix("m") { multiplier = 1_000_000; number = number.dropLast() }
         guard let value = Double(number), value > 0, value * multiplier < 1e12 else { return nil }
         return Int(value * multiplier)
+    }
+}
+
+/// One `--header Name: value`.
+public struct HTTPHeaderField: Sendable, Hashable {
+    /// The field name.
+    public var name: String
+    /// The value.
+    public var value: String
+
+    /// Creates a field.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
     }
 }

@@ -62,16 +62,4 @@ public struct TerminalEnvironment: Sendable, Hashable {
         return ["wezterm", "kitty", "iterm.app", "vscode", "ghostty"].contains(program) || t.contains("kitty") || t.contains("foot") || t.contains("ghostty")
     }
 
-    /// The `--probe` text.
-    public var report: String {
-        [
-            "terminal      \(TerminalText.sanitize(term ?? "(unset)"))\(termProgram.map { " (\(TerminalText.sanitize($0)))" } ?? "")",
-            "size          \(columns.map(String.init) ?? "?")×\(rows.map(String.init) ?? "?") cells",
-            "cell size     \(cellPixels) px\(cellPixelsMeasured ? "" : " (assumed)")",
-            "colours       \(colorDepth.rawValue)",
-            "tmux          \(inTmux ? "yes" : "no")",
-            "sync output   \(supportsSynchronizedOutput ? "yes" : "no")",
-            "graphics      half-blocks (sixel/kitty detection needs the TerminalGraphics probe)",
-        ].joined(separator: "\n")
-    }
 }
