@@ -1,4 +1,5 @@
 import ImageCodecs
+import Locking
 
 /// A `Screen` that keeps what it is shown, for tests: every frame, the writer's plans and bytes.
 public final class InMemoryScreen: Screen {
@@ -10,8 +11,10 @@ public final class InMemoryScreen: Screen {
     public private(set) var frames: [Frame] = []
     /// The writer's plan for each frame.
     public private(set) var plans: [FrameWriter.Plan] = []
-    /// The image bytes written for each frame (what is cleared, then the placements).
-    public private(set) var written: [[UInt8]] = []
+    /// The image bytes written for each frame (what is cleared, then the placements). Readable from
+    /// any thread while the frame loop runs (tests wait on it).
+    public var written: [[UInt8]] { log.withLock { $0 } }
+    private let log = Locked<[[UInt8]]>([])
     /// Whether `close()` was called.
     public private(set) var closed = false
     private var writer = FrameWriter()
@@ -29,7 +32,8 @@ public final class InMemoryScreen: Screen {
         let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll, changedRows: changed)
         frames.append(frame)
         plans.append(plan)
-        written.append(released + FrameWriter.clearing(plan.cleared, erasing: plan.erased) + writer.bytes(for: plan))
+        let bytes = released + FrameWriter.clearing(plan.cleared, erasing: plan.erased) + writer.bytes(for: plan)
+        log.withLock { $0.append(bytes) }
     }
 
     /// Returns `size`.

@@ -253,13 +253,19 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 2 })
         harness.type("\r")
         #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 3 })
-        try await Task.sleep(for: .milliseconds(300))
+        // Every frame colour is shown in the full view (waited for: a loaded machine may be slow).
+        let colours = ["255;0;0", "0;255;0", "0;0;255"]
+        let screen = harness.screen
+        let deadline = ContinuousClock.now + .seconds(15)
+        func shown() -> String { screen.written.map { String(decoding: $0, as: UTF8.self) }.joined() }
+        while ContinuousClock.now < deadline, !colours.allSatisfy({ shown().contains("38;2;\($0);") }) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         harness.type("q")
         harness.type("q")
         #expect(await harness.finish())
-        // Every frame colour was shown in the full view.
-        let written = harness.screen.written.map { String(decoding: $0, as: UTF8.self) }.joined()
-        for colour in ["255;0;0", "0;255;0", "0;0;255"] { #expect(written.contains("38;2;\(colour);"), "frame \(colour) never shown") }
+        let written = shown()
+        for colour in colours { #expect(written.contains("38;2;\(colour);"), "frame \(colour) never shown") }
         #expect(harness.app.framesPresented >= 6)
     }
 

@@ -214,7 +214,7 @@ struct ImageDownloaderTests {
         for i in 0..<3 { downloader.downloadImage(with: server.url("/x\(i)")) { recorder.record($0) } }
         #expect(await server.waitUntil { $0.count == 2 && $0.allSatisfy { $0.bytesSent > 0 } })
         downloader.cancelAllDownloads()
-        #expect(await recorder.wait(count: 3, timeout: .seconds(2)))
+        #expect(await recorder.wait(count: 3, timeout: .seconds(20)))
         for result in recorder.all {
             guard case .failure(.cancelled) = result else { Issue.record("expected .cancelled, got \(result)"); continue }
         }
