@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import ImageCodecs
 import TerminalGraphics
 
@@ -150,69 +151,49 @@ public struct ContactSheet: Sendable {
     }
 }
 
-/// Loads of a list's entries started ahead of their use, `lookahead` at a time.
+/// Loads of a list's entries started ahead of their use, `lookahead` at a time. Holds only the loads
+/// in flight and the results not taken yet (a window of about `lookahead`), never one per entry.
 ///
 /// One thread per running load, not GCD workers: `load` blocks until the image arrives, and the
 /// loaders themselves need GCD's few workers (about one per core here) to get it there.
+/// `@unchecked Sendable`: `started` and `done` are touched only by the thread that takes results;
+/// `results` is a `Locked`.
 final class PendingLoads: @unchecked Sendable {
+    typealias Outcome = Result<(Image, ImageDetails), LoadFailure>
     private let entries: [URLListEntry]
     private let target: PixelSize?
-    private let load: @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>
+    private let load: @Sendable (URLListEntry, PixelSize?) -> Outcome
     private let lookahead: Int
-    private let results: ResultBox
-    private let finished: [DispatchSemaphore]
-    private var started = 0  // only touched by the caller's thread
+    private let results = Locked<[Int: Outcome]>([:])
+    private var done: [Int: DispatchSemaphore] = [:]
+    private var started = 0
 
-    init(_ entries: [URLListEntry], target: PixelSize?, load: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>,
+    init(_ entries: [URLListEntry], target: PixelSize?, load: @escaping @Sendable (URLListEntry, PixelSize?) -> Outcome,
          lookahead: Int) {
         self.entries = entries
         self.target = target
         self.load = load
         self.lookahead = max(1, lookahead)
-        results = ResultBox(count: entries.count)
-        finished = entries.map { _ in DispatchSemaphore(value: 0) }
     }
 
-    /// Waits for entry `index` (starting it, and the ones after it within the lookahead, if needed).
-    func result(at index: Int) -> Result<(Image, ImageDetails), LoadFailure> {
+    /// Waits for entry `index` (starting it, and the ones after it within the lookahead, if needed)
+    /// and hands its result over (each index once).
+    func result(at index: Int) -> Outcome {
         while started < min(entries.count, index + lookahead) { start(started); started += 1 }
-        finished[index].wait()
-        return results.value(at: index)
+        done.removeValue(forKey: index)?.wait()
+        return results.withLock { $0.removeValue(forKey: index) } ?? .failure(LoadFailure(message: "not loaded"))
     }
 
     private func start(_ index: Int) {
-        let (entry, target, load, results, done) = (entries[index], target, load, results, finished[index])
+        let signal = DispatchSemaphore(value: 0)
+        done[index] = signal
+        let (entry, target, load, results) = (entries[index], target, load, results)
         let thread = Thread {
-            results.set(index, load(entry, target))
-            done.signal()
+            let outcome = load(entry, target)
+            results.withLock { $0[index] = outcome }
+            signal.signal()
         }
         thread.name = "sdgallery.sheet.load"
         thread.start()
-    }
-}
-
-/// Collects parallel results. `@unchecked Sendable`: `storage` is only touched under `lock`.
-final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [Result<(Image, ImageDetails), LoadFailure>]
-
-    init(count: Int) { storage = Array(repeating: .failure(LoadFailure(message: "not loaded")), count: count) }
-
-    func set(_ index: Int, _ value: Result<(Image, ImageDetails), LoadFailure>) {
-        lock.lock()
-        storage[index] = value
-        lock.unlock()
-    }
-
-    func value(at index: Int) -> Result<(Image, ImageDetails), LoadFailure> {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage[index]
-    }
-
-    var values: [Result<(Image, ImageDetails), LoadFailure>] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
     }
 }
