@@ -1,3 +1,4 @@
+import WebImage
 extension FrameComposer {
     /// Title and details under a grid thumbnail.
     func drawGridCaption(_ item: GalleryItem, selected: Bool, in rect: CellRect, grid: inout CellGrid) {
@@ -27,7 +28,7 @@ extension FrameComposer {
     /// Metadata under the full-view image.
     func drawFullViewText(_ item: GalleryItem, index: Int, count: Int, in rect: CellRect, grid: inout CellGrid) {
         guard !rect.isEmpty else { return }
-        var facts = [item.format, item.pixelSize?.description, item.byteCount.map(GalleryItem.formatBytes), item.origin].compactMap { $0 }
+        var facts = [item.format, item.pixelSize?.description, item.byteCount.map(SizeText.size), item.origin].compactMap { $0 }
         if case .failed(let message) = item.state { facts.append(message) }
         facts.append("\(index + 1)/\(count)")
         let first = item.entry.title.map { "\($0) — \(item.entry.location.description)" } ?? item.entry.location.description
@@ -61,7 +62,7 @@ extension FrameComposer {
             left += " · \(status.spinner) \(status.pendingCells) loading"
         }
         if status.cacheHits > 0 { left += " · \(status.cacheHits) cached" }
-        if status.bytesReceived > 0 { left += " · \(GalleryItem.formatBytes(status.bytesReceived))" }
+        if status.bytesReceived > 0 { left += " · \(SizeText.size(status.bytesReceived))" }
         if status.failures > 0 { left += " · \(status.failures) failed" }
         if let message = status.message { left += " · " + message }
         if let note = status.diskNote { left += " · " + note }

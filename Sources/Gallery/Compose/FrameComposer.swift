@@ -1,3 +1,4 @@
+import WebImage
 import ImageCodecs
 
 /// Builds a `Frame` from the model, the painted images and the status counters. No I/O: the same
@@ -73,7 +74,7 @@ public struct FrameComposer: Sendable {
             if rect.rows >= 3 {
                 let label: String
                 if case .progress(let received, let expected) = state {
-                    label = expected.map { _ in "\(Int(fraction * 100))%" } ?? GalleryItem.formatBytes(received)
+                    label = expected.map { _ in "\(Int(fraction * 100))%" } ?? SizeText.size(received)
                 } else {
                     label = "decoding"
                 }

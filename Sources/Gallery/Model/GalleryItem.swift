@@ -1,3 +1,4 @@
+import WebImage
 import ImageCodecs
 
 /// One image of the gallery: its list entry, what its cell shows, and what is known about it.
@@ -45,27 +46,19 @@ public struct GalleryItem: Sendable, Hashable {
     public var details: String {
         var parts: [String] = []
         if let pixelSize { parts.append(pixelSize.description) }
-        if let byteCount { parts.append(Self.formatBytes(byteCount)) }
+        if let byteCount { parts.append(SizeText.size(byteCount)) }
         switch state {
         case .placeholder: if parts.isEmpty { parts.append("waiting") }
         case .progress(let received, let expected):
             if let expected, expected > 0 {
                 parts.append("\(Int((Double(received) / Double(expected) * 100).rounded(.down)))%")
             } else {
-                parts.append(Self.formatBytes(received))
+                parts.append(SizeText.size(received))
             }
         case .partial: parts.append("loading")
         case .final: break
         case .failed(let message): return message
         }
         return parts.joined(separator: " · ")
-    }
-
-    /// "512 B", "12 KB", "3.4 MB".
-    public static func formatBytes(_ count: Int64) -> String {
-        if count < 1024 { return "\(count) B" }
-        if count < 1024 * 1024 { return "\((count + 512) / 1024) KB" }
-        let tenths = (count * 10 + 512 * 1024) / (1024 * 1024)
-        return "\(tenths / 10).\(tenths % 10) MB"
     }
 }

@@ -1,3 +1,4 @@
+import WebImage
 /// The `--stats` report printed on exit.
 public struct GalleryStats: Sendable {
     /// Frames drawn.
@@ -43,7 +44,7 @@ public struct GalleryStats: Sendable {
             "  keys              \(keys)",
             "  key-to-frame p50  \(milliseconds(keyToFrameP50))",
             "  key-to-frame p95  \(milliseconds(keyToFrameP95))",
-            "  bytes received    \(GalleryItem.formatBytes(status.bytesReceived))",
+            "  bytes received    \(SizeText.size(status.bytesReceived))",
             "  cache hits        \(status.cacheHits)",
             "  failures          \(status.failures)",
         ].joined(separator: "\n")

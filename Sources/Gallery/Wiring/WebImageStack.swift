@@ -196,7 +196,7 @@ public final class WebImageStack: Sendable {
         return [
             "  requests          \(downloads.requests) (\(downloads.transfers) transfers, \(downloads.coalesced) coalesced, \(downloads.cancelled) cancelled, \(downloads.retries) retried)",
             "  images            \(loads.loaded) loaded, \(loads.memoryHits) memory hits, \(loads.diskHits) disk hits, \(loads.failures) failed",
-            "  network bytes     \(GalleryItem.formatBytes(downloads.bytesReceived))",
+            "  network bytes     \(SizeText.size(downloads.bytesReceived))",
             "  time to 1st image \(first)",
             "  disk cache        \(diskMonitor.note ?? "ok")\(diskMonitor.failedWrites > 0 ? " (\(diskMonitor.failedWrites) writes failed)" : "")",
         ]

@@ -1,18 +1,18 @@
-/// Byte counts and durations as short text for error messages ("3000 bytes", "1.2 MB", "10 GB",
-/// "2 s", "250 ms").
-enum SizeText {
+/// Byte counts and durations as short text for error messages, captions and the status bar
+/// ("3000 bytes", "1.2 MB", "10 GB", "2 s", "250 ms"). The one formatter of sizes.
+public enum SizeText {
     /// Exact below 100 000 ("3000 bytes"), else `size` ("1.2 MB").
-    static func bytes(_ count: Int64) -> String {
+    public static func bytes(_ count: Int64) -> String {
         count < 100_000 ? "\(count) bytes" : size(count)
     }
 
     /// "3000 of 40000 bytes", or "1.2 MB of 3.4 MB" when either is large.
-    static func bytes(_ count: Int64, of total: Int64) -> String {
+    public static func bytes(_ count: Int64, of total: Int64) -> String {
         count < 100_000 && total < 100_000 ? "\(count) of \(total) bytes" : "\(size(count)) of \(size(total))"
     }
 
     /// Binary units with one decimal at most: "512 B", "12 KB", "64 MB", "1.5 GB", "10 GB".
-    static func size(_ count: Int64) -> String {
+    public static func size(_ count: Int64) -> String {
         let units = ["B", "KB", "MB", "GB", "TB", "PB"]
         var unit = 0
         var scale: Int64 = 1
@@ -28,7 +28,7 @@ enum SizeText {
     }
 
     /// "2 s", "1.5 s", "250 ms".
-    static func duration(_ duration: Duration) -> String {
+    public static func duration(_ duration: Duration) -> String {
         let ms = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
         if ms < 1000 { return "\(ms) ms" }
         let tenths = (ms + 50) / 100

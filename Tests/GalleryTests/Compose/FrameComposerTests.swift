@@ -24,7 +24,7 @@ import Testing
         #expect(text.contains("✗ 404 Not Found"))
         #expect(text.contains("640×480 · 2 KB"))
         let status0 = screen.lines.last ?? ""
-        #expect(status0.hasPrefix(" 1/40 · grid · ⠋ 2 active, 5 queued · 3.0 MB"))
+        #expect(status0.hasPrefix(" 1/40 · grid · ⠋ 2 active, 5 queued · 3 MB"))
         #expect(status0.hasSuffix("? help  q quit "))
         // The selected caption is highlighted.
         let caption = model.layout.placement(of: 0, scrollRow: 0)!.text

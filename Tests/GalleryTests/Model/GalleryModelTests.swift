@@ -1,3 +1,4 @@
+import WebImage
 import Foundation
 import ImageCodecs
 import Testing
@@ -147,7 +148,7 @@ func makeModel(count: Int, columns: Int = 160, rows: Int = 37, mode: ViewMode = 
         model.setState(.failure("404 Not Found\u{1B}[2J"), of: 1)
         #expect(model.items[1].details == "404 Not Found[2J")
         #expect(model.items[2].details == "waiting")
-        #expect(GalleryItem.formatBytes(3_500_000) == "3.3 MB")
+        #expect(SizeText.size(3_500_000) == "3.3 MB")
     }
 }
 
