@@ -16,6 +16,8 @@ case "downloader":
     await DownloaderBench.run(rest)
 case "serve":
     await ServeCommand.run(rest)
+case "list":
+    ListBench.run(rest)
 case "pty":
     PtyCommand.run(rest)
 case "suite", "sheet", "scroll", "memory", "keys":
@@ -27,6 +29,7 @@ default:
     print("  render [N]     encode one screen of 24 thumbnails (sixel, kitty, half-block) vs img2sixel")
     print("  downloader [--count N] [--rounds R] [--concurrency C]   ImageDownloader vs curl --parallel over loopback")
     print("  serve DIR [--rate R] [--fail-rate F] …   loopback image server with aliases, throttle, failures, counters")
+    print("  list --sdgallery BIN [--baseline OLD] [--sizes N,…]   10⁴…10⁷-line lists in tmux: first frame, RSS, time of G")
     print("  pty [--stderr PATH] -- COMMAND …         run COMMAND on a 160×48 pty that answers terminal queries")
     print("  suite --images DIR [--sdgallery BIN] [--quick] [--runs N] [--out FILE]   every end-to-end benchmark (scripts/bench)")
     print("  sheet | scroll | memory | keys --images DIR …   one of them: contact sheet vs timg/chafa, scroll waste,")
