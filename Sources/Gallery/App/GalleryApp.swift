@@ -13,7 +13,7 @@ import ImageCodecs
 /// ```
 public final class GalleryApp {
     /// The gallery state.
-    public private(set) var model: GalleryModel
+    public internal(set) var model: GalleryModel
     /// The mailbox other threads post to.
     public let inbox: UIInbox<GalleryEvent>
     /// Status-bar counters.
@@ -21,7 +21,7 @@ public final class GalleryApp {
     /// Milliseconds from reading each key to presenting its frame.
     public private(set) var keyLatencies: [Double] = []
     /// Frames presented.
-    public private(set) var framesPresented = 0
+    public internal(set) var framesPresented = 0
 
     let screen: Screen
     let source: CellImageSource
@@ -186,124 +186,10 @@ public final class GalleryApp {
         }
     }
 
-    /// Applies one load update to the cell bound to `slot`. The source calls this on the UI thread
-    /// only for the slot's current load, so there is no staleness check here.
-    func apply(_ update: CellImageUpdate, to slot: SlotID) {
-        guard let binding = model.binding(of: slot) else { return }
-        dirty = true
-        switch update {
-        case .progress(let received, let expected):
-            if images[slot] == nil { model.setState(.progress(received: received, expected: expected), of: binding.index) }
-        case .partial(let image):
-            images[slot] = image
-            model.setState(.partial, of: binding.index)
-        case .final(let image, let details):
-            images[slot] = image
-            countCached(binding.index, cached: details.origin == "memory" || details.origin == "disk")
-            model.setState(.final, of: binding.index)
-            model.setInfo(of: binding.index, pixelSize: details.pixelSize, byteCount: details.byteCount, format: details.format, origin: details.origin)
-        case .failed(let message):
-            if case .failed = model.items[binding.index].state {} else { status.failures += 1 }
-            model.setState(.failure(message), of: binding.index)
-        case .notModified:
-            model.setState(.final, of: binding.index)
-        }
-        updatePendingCount()
-    }
-
-    /// Hands a model diff to the image source: cancels first, then binds as one screen in order of
-    /// importance (the selection first: downloads go out in that order, ahead of older screens'),
-    /// then prefetches.
-    func apply(_ diff: BindingDiff) {
-        guard !diff.isEmpty else { return }
-        for cancelled in diff.cancels {
-            source.cancel(slot: cancelled.slot)
-            images[cancelled.slot] = nil
-            painted[cancelled.slot] = nil
-        }
-        for request in diff.prefetchCancels { source.cancelPrefetch(request) }
-        if !diff.binds.isEmpty { source.beginScreen() }
-        for binding in diff.binds { bind(binding, options: []) }
-        for request in diff.prefetchStarts where request.index < model.count {
-            let item = model.items[request.index]
-            if item.problem == nil { source.prefetch(request, item: item) }
-        }
-        dirty = true
-        updatePendingCount()
-    }
-
-    func bind(_ binding: SlotBinding, options: CellLoadOptions) {
-        guard binding.index < model.count else { return }
-        let item = model.items[binding.index]
-        guard item.problem == nil else { return }  // a bad list line: its cell shows the diagnostic
-        let slot = binding.slot
-        // Weak: the source's slot keeps this closure while its load runs, and the app owns the source.
-        source.bind(slot: slot, item: item, targetSize: binding.target, options: options.union(loadOptions)) { [weak self] update in
-            self?.apply(update, to: slot)
-        }
-    }
-
-    /// Counts the items whose image came from the memory or disk cache (not cache hits: one item
-    /// rebound ten times counts once, so the count never exceeds the number of images).
-    func countCached(_ index: Int, cached: Bool) {
-        let changed = cached ? cachedItems.insert(index).inserted : cachedItems.remove(index) != nil
-        if changed { status.cacheHits = cachedItems.count }
-    }
-
-    func updatePendingCount() {
-        status.pendingCells = model.bindings.filter { !model.items[$0.index].state.isSettled }.count
-    }
-
     /// Plays the full view's image when it is animated.
     func followAnimation() {
         let slot = model.fullView.flatMap { model.binding(showing: $0)?.slot }
         animation.follow(slot: slot, image: slot.flatMap { images[$0] }, now: Self.now())
-    }
-
-    /// The painted image for an item, from the per-slot cache when the image and size are unchanged;
-    /// the current frame when it is the full view's animation.
-    func picture(for binding: SlotBinding, image: Image, cells: TermSize) -> PaintedImage? {
-        if animation.slot == binding.slot, image.isAnimated {
-            if let cached = animation.painted[animation.frame], cached.cells.columns <= cells.columns, cached.cells.rows <= cells.rows {
-                return cached
-            }
-            let painted = painter.paint(animation.currentFrame(of: image), cells: cells, cellPixels: model.cellPixels)
-            animation.painted[animation.frame] = painted
-            return painted
-        }
-        if let cached = painted[binding.slot], cached.image == image.id, cached.cells == cells { return cached.painted }
-        let slot = binding.slot
-        if let done = finishedPaints.withLock({ $0.removeValue(forKey: slot) }), let result = done.painted {
-            painted[slot] = (done.image, done.cells, result)
-            if done.image == image.id && done.cells == cells { return result }
-        }
-        // Encode off the UI thread (sixel and kitty take milliseconds an image); the frame shows the
-        // cell's previous picture of the same size, or its placeholder, until the bytes are ready.
-        if paintRequests[slot].map({ $0.image != image.id || $0.cells != cells }) ?? true {
-            paintRequests[slot] = (image.id, cells)
-            let painter = painter, inbox = inbox, results = finishedPaints, cellPixels = model.cellPixels
-            Self.paintQueue.async {
-                let result = painter.paint(image, cells: cells, cellPixels: cellPixels)
-                results.withLock { $0[slot] = (image.id, cells, result) }
-                inbox.post(.work {})
-            }
-        }
-        if let previous = painted[slot], previous.cells == cells { return previous.painted }
-        return nil
-    }
-
-    /// Composes and shows a frame.
-    func present() {
-        let placements = Dictionary(model.placements.map { ($0.index, $0.image) }, uniquingKeysWith: { a, _ in a })
-        var frame = composer.compose(model, status: status) { index in
-            guard let binding = model.binding(showing: index), let image = images[binding.slot], let rect = placements[index] else { return nil }
-            return picture(for: binding, image: image, cells: TermSize(columns: rect.columns, rows: rect.rows))
-        }
-        frame.released = painter.takeReleasedUploads()
-        screen.present(frame, repaintAll: repaintAll)
-        framesPresented += 1
-        dirty = false
-        repaintAll = false
     }
 
     static func now() -> Double {

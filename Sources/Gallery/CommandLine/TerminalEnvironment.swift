@@ -1,4 +1,3 @@
-import CNcurses
 import Foundation
 import ImageCodecs
 import TerminalGraphics
@@ -26,13 +25,14 @@ public struct TerminalEnvironment: Sendable, Hashable {
     /// Reads the environment and stdout's window size.
     public static func current() -> TerminalEnvironment {
         let env = ProcessInfo.processInfo.environment
-        var rows: Int32 = 0, cols: Int32 = 0, xpixel: Int32 = 0, ypixel: Int32 = 0
-        let ok = sdg_curses_winsize(1, &rows, &cols, &xpixel, &ypixel) == 0 && rows > 0 && cols > 0
+        let window = TerminalDevice.windowSize(1)
+        let ok = window != nil
+        let (cols, rows, xpixel, ypixel) = window ?? (0, 0, 0, 0)
         let measured = ok && xpixel >= 2 * cols && ypixel >= 4 * rows
         return TerminalEnvironment(
             term: env["TERM"], colorTerm: env["COLORTERM"], termProgram: env["TERM_PROGRAM"], inTmux: env["TMUX"] != nil,
-            columns: ok ? Int(cols) : env["COLUMNS"].flatMap(Int.init), rows: ok ? Int(rows) : env["LINES"].flatMap(Int.init),
-            cellPixels: measured ? PixelSize(width: Int(xpixel / cols), height: Int(ypixel / rows)) : PixelSize(width: 8, height: 16),
+            columns: ok ? cols : env["COLUMNS"].flatMap(Int.init), rows: ok ? rows : env["LINES"].flatMap(Int.init),
+            cellPixels: measured ? PixelSize(width: xpixel / cols, height: ypixel / rows) : PixelSize(width: 8, height: 16),
             cellPixelsMeasured: measured)
     }
 

@@ -1,0 +1,51 @@
+import ImageCodecs
+
+/// Painting and presenting frames: pictures come from the background paint queue; the UI thread
+/// composes and writes finished bytes only.
+extension GalleryApp {
+    /// The painted image for an item, from the per-slot cache when the image and size are unchanged;
+    /// the current frame when it is the full view's animation.
+    func picture(for binding: SlotBinding, image: Image, cells: TermSize) -> PaintedImage? {
+        if animation.slot == binding.slot, image.isAnimated {
+            if let cached = animation.painted[animation.frame], cached.cells.columns <= cells.columns, cached.cells.rows <= cells.rows {
+                return cached
+            }
+            let painted = painter.paint(animation.currentFrame(of: image), cells: cells, cellPixels: model.cellPixels)
+            animation.painted[animation.frame] = painted
+            return painted
+        }
+        if let cached = painted[binding.slot], cached.image == image.id, cached.cells == cells { return cached.painted }
+        let slot = binding.slot
+        if let done = finishedPaints.withLock({ $0.removeValue(forKey: slot) }), let result = done.painted {
+            painted[slot] = (done.image, done.cells, result)
+            if done.image == image.id && done.cells == cells { return result }
+        }
+        // Encode off the UI thread (sixel and kitty take milliseconds an image); the frame shows the
+        // cell's previous picture of the same size, or its placeholder, until the bytes are ready.
+        if paintRequests[slot].map({ $0.image != image.id || $0.cells != cells }) ?? true {
+            paintRequests[slot] = (image.id, cells)
+            let painter = painter, inbox = inbox, results = finishedPaints, cellPixels = model.cellPixels
+            Self.paintQueue.async {
+                let result = painter.paint(image, cells: cells, cellPixels: cellPixels)
+                results.withLock { $0[slot] = (image.id, cells, result) }
+                inbox.post(.work {})
+            }
+        }
+        if let previous = painted[slot], previous.cells == cells { return previous.painted }
+        return nil
+    }
+
+    /// Composes and shows a frame.
+    func present() {
+        let placements = Dictionary(model.placements.map { ($0.index, $0.image) }, uniquingKeysWith: { a, _ in a })
+        var frame = composer.compose(model, status: status) { index in
+            guard let binding = model.binding(showing: index), let image = images[binding.slot], let rect = placements[index] else { return nil }
+            return picture(for: binding, image: image, cells: TermSize(columns: rect.columns, rows: rect.rows))
+        }
+        frame.released = painter.takeReleasedUploads()
+        screen.present(frame, repaintAll: repaintAll)
+        framesPresented += 1
+        dirty = false
+        repaintAll = false
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import ImageCodecs
+import Locking
+import TerminalGraphics
+import Testing
+import TestSupport
+@testable import Gallery
+
+/// A source that records calls and answers each bind at once with a solid image whose red channel is
+/// the item index (so the test can see which image a cell shows).
+final class RecordingSource: CellImageSource, Sendable {
+    let log = Locked<[String]>([])
+    let failIndex: Int?
+    let animated: Bool
+    let origin: String
+
+    init(failIndex: Int? = nil, animated: Bool = false, origin: String = "file") {
+        self.failIndex = failIndex
+        self.animated = animated
+        self.origin = origin
+    }
+
+    /// A 16×16 animation: red, green, blue frames of 30 ms, looping forever.
+    static func animation() -> Image {
+        let colours: [[UInt8]] = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255]]
+        let frames = colours.map { c in ImageFrame(pixels: Array((0..<256).map { _ in c }.joined()), duration: 0.03) }
+        return Image(width: 16, height: 16, pixels: frames[0].pixels, frames: frames, loopCount: 0)
+    }
+
+    func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: CellLoadOptions, onUpdate: @escaping (CellImageUpdate) -> Void) {
+        let index = item.entry.line - 1
+        log.withLock { $0.append("bind \(index)\(options.contains(.refresh) ? " refresh" : "")") }
+        if index == failIndex { onUpdate(.failed("404 Not Found")); return }
+        if animated {
+            onUpdate(.final(Self.animation(), ImageDetails(pixelSize: PixelSize(width: 16, height: 16), format: "GIF")))
+            return
+        }
+        onUpdate(.progress(received: 10, expected: 100))
+        let pixels = [UInt8](repeating: 0, count: 16 * 16 * 4).enumerated().map { $0.offset % 4 == 0 ? UInt8(truncatingIfNeeded: index) : ($0.offset % 4 == 3 ? 255 : 0) }
+        onUpdate(.final(Image(width: 16, height: 16, pixels: pixels), ImageDetails(pixelSize: PixelSize(width: 16, height: 16), byteCount: 999, format: "PNG", origin: origin)))
+    }
+    func cancel(slot: SlotID) { log.withLock { $0.append("cancel \(slot.rawValue)") } }
+    func prefetch(_ request: PrefetchRequest, item: GalleryItem) { log.withLock { $0.append("prefetch \(request.index)") } }
+    func cancelPrefetch(_ request: PrefetchRequest) { log.withLock { $0.append("unprefetch \(request.index)") } }
+    func cancelAll() { log.withLock { $0.append("cancelAll") } }
+    var entries: [String] { log.withLock { $0 } }
+}
+
+/// Runs a GalleryApp on its own thread with a pipe as its keyboard.
+/// The half-block painter, logging each finished picture to the source's log (paints run off the UI thread).
+struct LoggingPainter: CellPainter {
+    let inner = RendererPainter(renderer: HalfBlockRenderer())
+    let source: RecordingSource
+    func paint(_ image: Image, cells: TermSize, cellPixels: PixelSize) -> PaintedImage? {
+        defer { source.log.withLock { $0.append("painted") } }
+        return inner.paint(image, cells: cells, cellPixels: cellPixels)
+    }
+}
+
+/// A painter that blocks until `release` is signalled (a very slow encoder).
+struct BlockedPainter: CellPainter {
+    let release = DispatchSemaphore(value: 0)
+    func paint(_ image: Image, cells: TermSize, cellPixels: PixelSize) -> PaintedImage? {
+        _ = release.wait(timeout: .now() + 30)
+        release.signal()
+        return nil
+    }
+}
+
+final class AppHarness: @unchecked Sendable {  // `app` is touched by the test only after `done` is signalled.
+    let app: GalleryApp
+    let screen: InMemoryScreen
+    let source: RecordingSource
+    let keyboard: (read: Int32, write: Int32)
+    let done = DispatchSemaphore(value: 0)
+
+    init(count: Int, size: TermSize = TermSize(columns: 160, rows: 37), source: RecordingSource = RecordingSource(),
+         painter: CellPainter? = nil) throws {
+        var fds: [Int32] = [0, 0]
+        _ = pipe(&fds)
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        keyboard = (fds[0], fds[1])
+        screen = InMemoryScreen(size: size)
+        self.source = source
+        let model = makeModel(count: count, columns: size.columns, rows: size.rows)
+        app = try GalleryApp(model: model, screen: screen, source: source, painter: painter ?? LoggingPainter(source: source), inputDescriptor: keyboard.read)
+        let thread = Thread { [self] in
+            app.run()
+            done.signal()
+        }
+        thread.start()
+    }
+
+    private var writeOpen = true
+
+    deinit {
+        close(keyboard.read)
+        closeKeyboard()
+    }
+
+    /// Closes the keyboard's write end once (a second close could hit a descriptor another test reuses).
+    func closeKeyboard() {
+        if writeOpen { close(keyboard.write) }
+        writeOpen = false
+    }
+
+    func type(_ text: String) { _ = text.utf8CString.withUnsafeBufferPointer { write(keyboard.write, $0.baseAddress, $0.count - 1) } }
+
+    /// Waits (up to 15 s: the machine is shared) until `condition` holds on the source log, sleeping asynchronously.
+    func wait(_ condition: ([String]) -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            if condition(source.entries) { return true }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return condition(source.entries)  // once more: a busy machine can make the sleep outlast the deadline
+    }
+
+    /// Waits (up to 15 s) for the app's loop to end, off the cooperative pool.
+    func finish() async -> Bool {
+        let done = self.done
+        return (try? await Blocking.run { done.wait(timeout: .now() + 15) == .success }) ?? false
+    }
+}
