@@ -63,11 +63,22 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
             if let background { arguments += ["-o", "background=\(background)"] }
             arguments += ["sh", "-c", shell]
         }
-        let pid = Self.spawn("/usr/bin/\(kind.rawValue)", arguments, environment: ["DISPLAY": display, "LIBGL_ALWAYS_SOFTWARE": "1"])
-        pids.withLock { $0.append(pid) }
-        let window = Self.waitUntil(timeout: 30) {
-            (try? self.xdotool(["search", "--onlyvisible", "--pid", "\(pid)"]).isEmpty == false) ?? false
-                || (try? self.xdotool(["search", "--onlyvisible", "--name", "."]).isEmpty == false) ?? false
+        // A terminal that opens no window within its time (seen now and then for xterm and kitty on a
+        // loaded machine) is killed and started once more.
+        var window = false
+        for timeout in [30.0, 45.0] where !window {
+            let pid = Self.spawn("/usr/bin/\(kind.rawValue)", arguments, environment: ["DISPLAY": display, "LIBGL_ALWAYS_SOFTWARE": "1"])
+            pids.withLock { $0.append(pid) }
+            window = Self.waitUntil(timeout: timeout) {
+                (try? self.xdotool(["search", "--onlyvisible", "--pid", "\(pid)"]).isEmpty == false) ?? false
+                    || (try? self.xdotool(["search", "--onlyvisible", "--name", "."]).isEmpty == false) ?? false
+            }
+            if !window {
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                waitpid(pid, &status, 0)
+                pids.withLock { $0.removeAll { $0 == pid } }
+            }
         }
         guard window else {
             stop()
