@@ -116,7 +116,8 @@ public final class DiskCache: Sendable {
             }
             guard case .hit(let entry) = read(name: name, key: key, now: now) else { continue }
             if entry.validators == validators { return true }
-            let meta = DiskEntryFormat.Metadata(key: key, validators: validators, contentType: entry.contentType, storedAt: entry.storedAt)
+            let meta = DiskEntryFormat.Metadata(key: key, validators: validators, contentType: entry.contentType, storedAt: entry.storedAt,
+                                                 freshness: entry.freshness)
             guard let size = try? writeAtomically(name: name, prefix: DiskEntryFormat.prefix(meta, data: entry.data), data: entry.data, stamp: now) else {
                 return false
             }
