@@ -91,6 +91,11 @@ public struct HTTPFreshness: Sendable, Hashable, Codable {
         !noCache && !noStore && freshnessLifetime > currentAge(at: now)
     }
 
+    /// Whether response headers (lowercased names) forbid storing the body on disk (`no-store`).
+    public static func forbidsStorage(_ headers: [String: String]) -> Bool {
+        directives(headers["cache-control"] ?? "").contains { $0.name == "no-store" }
+    }
+
     /// Whether a stale copy may be shown while it is revalidated in the background.
     public var mayShowWhileRevalidating: Bool { !mustRevalidate }
 

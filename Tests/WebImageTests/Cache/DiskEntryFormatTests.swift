@@ -71,3 +71,20 @@ import Testing
         #expect(throws: DiskEntryFormat.Invalid.self) { try DiskEntryFormat.parseHeader(future, fileSize: header.count + meta.count + 3) }
     }
 }
+
+@Suite struct DiskCacheFreshnessTests {
+    @Test func storedResponseHeadersGiveTheEntryItsFreshnessByTheCacheClock() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("freshness-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let t0 = Date(timeIntervalSince1970: 1_700_000_000)
+        let disk = try DiskCache(config: DiskCacheConfig(directory: dir, clock: { t0 }))
+        try disk.store(Data([1, 2, 3]), forKey: "fresh", responseHeaders: ["cache-control": "max-age=60"])
+        try disk.store(Data([1, 2, 3]), forKey: "unknown")
+        let fresh = try #require(disk.entry(forKey: "fresh"))
+        #expect(fresh.freshness?.receivedAt == t0)
+        #expect(fresh.isFresh(at: t0 + 59) && !fresh.isFresh(at: t0 + 60))
+        #expect(try #require(disk.entry(forKey: "unknown")).isFresh(at: t0) == false)
+        #expect(HTTPFreshness.forbidsStorage(["cache-control": "private, No-Store"]))
+        #expect(!HTTPFreshness.forbidsStorage(["cache-control": "no-cache"]))
+    }
+}
