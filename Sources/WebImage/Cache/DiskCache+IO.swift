@@ -75,7 +75,7 @@ extension DiskCache {
         guard try header.withUnsafeMutableBytes({ try POSIXFile.readExactly(fd, into: $0, at: 0, path: file) }) else {
             throw DiskEntryFormat.Invalid(reason: "shorter than its header")
         }
-        let (metaLength, crc, dataLength) = try DiskEntryFormat.parseHeader(header, fileSize: st.size)
+        let (metaLength, crc, dataLength, version) = try DiskEntryFormat.parseHeader(header, fileSize: st.size)
         var meta = [UInt8](repeating: 0, count: metaLength)
         var data = Data(count: dataLength)
         let complete = try meta.withUnsafeMutableBytes { try POSIXFile.readExactly(fd, into: $0, at: DiskEntryFormat.headerSize, path: file) }
@@ -84,8 +84,9 @@ extension DiskCache {
         var actual = meta.withUnsafeBytes { Zlib.crc32(0, $0) }
         actual = data.withUnsafeBytes { Zlib.crc32(actual, $0) }
         guard actual == crc else { throw DiskEntryFormat.Invalid(reason: "checksum mismatch") }
-        let m = try DiskEntryFormat.parseMetadata(meta)
-        return DiskCacheEntry(key: m.key, data: data, validators: m.validators, contentType: m.contentType, storedAt: m.storedAt, lastAccess: st.modified)
+        let m = try DiskEntryFormat.parseMetadata(meta, version: version)
+        return DiskCacheEntry(key: m.key, data: data, validators: m.validators, contentType: m.contentType, storedAt: m.storedAt,
+                              lastAccess: st.modified, freshness: m.freshness)
     }
 
     /// Writes `prefix` + `data` to a flocked temp file, fsyncs it, stamps its time and renames it to

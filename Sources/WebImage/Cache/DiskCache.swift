@@ -78,11 +78,14 @@ public final class DiskCache: Sendable {
     }
 
     /// Stores `data` for `key` atomically, replacing any previous entry. May schedule a background trim.
-    public func store(_ data: Data, forKey key: String, validators: HTTPValidators = HTTPValidators(), contentType: String? = nil) throws(CacheError) {
+    /// `responseHeaders` (lowercased names) give the entry its freshness, stamped by this cache's clock.
+    public func store(_ data: Data, forKey key: String, validators: HTTPValidators = HTTPValidators(), contentType: String? = nil,
+                      responseHeaders: [String: String]? = nil) throws(CacheError) {
         let ext = ImageFormat.sniff(data).fileExtension ?? "bin"
         let name = Self.fileName(forKey: key, extension: ext)
         let now = config.clock()
-        let meta = DiskEntryFormat.Metadata(key: key, validators: validators, contentType: contentType, storedAt: now)
+        let freshness = responseHeaders.map { HTTPFreshness(headers: $0, receivedAt: now) }
+        let meta = DiskEntryFormat.Metadata(key: key, validators: validators, contentType: contentType, storedAt: now, freshness: freshness)
         let size = try writeAtomically(name: name, prefix: DiskEntryFormat.prefix(meta, data: data), data: data, stamp: now)
         index.withLock { $0.record(name, size: size) }
         for other in Self.extensions where other != ext {
@@ -116,7 +119,8 @@ public final class DiskCache: Sendable {
             }
             guard case .hit(let entry) = read(name: name, key: key, now: now) else { continue }
             if entry.validators == validators { return true }
-            let meta = DiskEntryFormat.Metadata(key: key, validators: validators, contentType: entry.contentType, storedAt: entry.storedAt)
+            let meta = DiskEntryFormat.Metadata(key: key, validators: validators, contentType: entry.contentType, storedAt: entry.storedAt,
+                                                 freshness: entry.freshness)
             guard let size = try? writeAtomically(name: name, prefix: DiskEntryFormat.prefix(meta, data: entry.data), data: entry.data, stamp: now) else {
                 return false
             }

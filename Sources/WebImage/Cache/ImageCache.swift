@@ -128,7 +128,7 @@ public final class ImageCache: Sendable {
     public func store(
         image: Image?, data: Data?, forKey key: ImageCacheKey, toDisk: Bool = true,
         validators: HTTPValidators = HTTPValidators(), contentType: String? = nil,
-        completion: (@Sendable () -> Void)? = nil
+        responseHeaders: [String: String]? = nil, completion: (@Sendable () -> Void)? = nil
     ) {
         if let image, config.shouldCacheImagesInMemory { memory.set(image, forKey: key) }
         guard toDisk, let disk, let data else {
@@ -137,7 +137,7 @@ public final class ImageCache: Sendable {
         }
         ioQueue.async(group: ioWork) { [self] in
             do throws(CacheError) {
-                try disk.store(data, forKey: key.diskKey, validators: validators, contentType: contentType)
+                try disk.store(data, forKey: key.diskKey, validators: validators, contentType: contentType, responseHeaders: responseHeaders)
                 if let image, let identity = disk.fileIdentity(forKey: key.diskKey) {
                     storeThumbnail(image, forKey: key, originalBytes: data.count, identity: identity)
                 }

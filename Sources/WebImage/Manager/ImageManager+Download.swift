@@ -65,12 +65,13 @@ extension ImageManager {
             transformed = result.id != image.id
             image = result
         }
-        // A transformed image is kept without the original bytes (as in the seed): memory only.
-        let toDisk = !load.options.contains(.cacheMemoryOnly) && !transformed
+        // A transformed image is kept without the original bytes (as in the seed): memory only;
+        // so is a response marked `Cache-Control: no-store` (RFC 9111 §5.2.2.5).
+        let toDisk = !load.options.contains(.cacheMemoryOnly) && !transformed && !HTTPFreshness.forbidsStorage(download.headers)
         cache.store(
             image: load.context.storeInMemory || transformed ? image : nil,
             data: transformed ? nil : download.data, forKey: load.cacheKey, toDisk: toDisk,
-            validators: download.validators, contentType: download.headers["content-type"]
+            validators: download.validators, contentType: download.headers["content-type"], responseHeaders: download.headers
         )
         load.deliver(ImageLoadResult(url: load.url, image: image, data: download.data), last: true)
     }
