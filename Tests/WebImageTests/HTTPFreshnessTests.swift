@@ -7,10 +7,10 @@ import Testing
     var t0Text: String { "Tue, 14 Nov 2023 22:13:20 GMT" }
 
     @Test func parsesTheThreeHTTPDateForms() {
-        #expect(HTTPFreshness.parseHTTPDate(t0Text) == t0)
-        #expect(HTTPFreshness.parseHTTPDate("Tuesday, 14-Nov-23 22:13:20 GMT") == t0)
-        #expect(HTTPFreshness.parseHTTPDate("Tue Nov 14 22:13:20 2023") == t0)
-        #expect(HTTPFreshness.parseHTTPDate("yesterday") == nil)
+        #expect(HTTPDate.parse(t0Text) == t0)
+        #expect(HTTPDate.parse("Tuesday, 14-Nov-23 22:13:20 GMT") == t0)
+        #expect(HTTPDate.parse("Tue Nov 14 22:13:20 2023") == t0)
+        #expect(HTTPDate.parse("yesterday") == nil)
     }
 
     @Test func maxAgeIsFreshUntilItRunsOut() {

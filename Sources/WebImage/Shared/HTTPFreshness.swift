@@ -48,14 +48,14 @@ public struct HTTPFreshness: Sendable, Hashable, Codable {
     /// response received at `receivedAt`. Malformed values are ignored, never fatal.
     public init(headers: [String: String], receivedAt: Date) {
         self.init(receivedAt: receivedAt)
-        date = headers["date"].flatMap(Self.parseHTTPDate)
+        date = headers["date"].flatMap(HTTPDate.parse)
         if let value = headers["age"]?.trimmingCharacters(in: .whitespaces), let seconds = UInt32(value) {
             age = TimeInterval(seconds)
         }
         if let value = headers["expires"] {
-            expires = Self.parseHTTPDate(value) ?? .distantPast
+            expires = HTTPDate.parse(value) ?? .distantPast
         }
-        lastModified = headers["last-modified"].flatMap(Self.parseHTTPDate)
+        lastModified = headers["last-modified"].flatMap(HTTPDate.parse)
         for (name, value) in Self.directives(headers["cache-control"] ?? "") {
             switch name {
             case "max-age":
@@ -111,18 +111,5 @@ public struct HTTPFreshness: Sendable, Hashable, Codable {
                 : nil
             return (name, value)
         }
-    }
-
-    /// Parses an HTTP-date: IMF-fixdate, or the obsolete RFC 850 and asctime forms (RFC 9110 §5.6.7).
-    public static func parseHTTPDate(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss 'GMT'", "EEEE, dd-MMM-yy HH:mm:ss 'GMT'", "EEE MMM d HH:mm:ss yyyy"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: trimmed) { return date }
-        }
-        return nil
     }
 }
