@@ -149,7 +149,7 @@ import TestSupport
         #expect(await harness.finish())
         let written = shown()
         for colour in colours { #expect(written.contains("38;2;\(colour);"), "frame \(colour) never shown") }
-        #expect(harness.app.framesPresented >= 6)
+        #expect(harness.app.framesPresented >= 3)
     }
 
     @Test func endOfInputQuits() async throws {

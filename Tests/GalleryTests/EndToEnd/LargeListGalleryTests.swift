@@ -38,7 +38,9 @@ struct LargeListGalleryTests {
         #expect(await tmux.wait { $0.contains(" 1/1000000 ") && $0.contains("n2") }.ok, "g did not return to the start")
 
         let peak = try Self.peakResidentKB(of: pid)
-        #expect(peak < Self.peakLimitKB, "peak RSS \(peak / 1024) MB")
+        // Sanitizer runtimes (shadow memory, quarantine) inflate RSS: the bound is for the real binary.
+        let limit = Sanitizers.address || Sanitizers.thread ? Self.peakLimitKB * 3 : Self.peakLimitKB
+        #expect(peak < limit, "peak RSS \(peak / 1024) MB")
         await tmux.send("q")
         #expect(await tmux.wait { $0.contains("SDG-EXIT=0") }.ok)
     }
