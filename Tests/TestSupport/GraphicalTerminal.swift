@@ -14,7 +14,10 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
     }
 
     /// Why the tools are missing, nil when everything is installed (scripts/setup installs them).
+    /// Under a sanitizer the suites that use real terminals are skipped: they test pixels, which the
+    /// plain `make test` covers, and an instrumented binary in three terminals doubled the CI time.
     public static func missingTools(for kind: Kind) -> String? {
+        if Sanitizers.thread || Sanitizers.address { return "real-terminal tests run in make test, not under sanitizers" }
         let tools = ["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/import", "/usr/bin/compare", "/usr/bin/\(kind.rawValue)"]
         let missing = tools.filter { !FileManager.default.isExecutableFile(atPath: $0) }
         return missing.isEmpty ? nil : "needs \(missing.joined(separator: ", "))"
