@@ -52,35 +52,17 @@ public enum ChildProcess {
             close(outPipe[0]); close(outPipe[1])
             throw SpawnError(description: "pipe: \(String(cString: strerror(errno)))")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if detached {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        } else {
-            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-            posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-        }
-        for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), all = sigset_t()
-        sigemptyset(&empty)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var environment = ProcessInfo.processInfo.environment
-        for (key, value) in overrides { environment[key] = value }
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for p in envp { free(p) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
+        let spawned = spawn(program, arguments, overrides, pid: &pid) { actions in
+            if detached {
+                posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+                posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            } else {
+                posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+                posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+            }
+            for fd in outPipe + errPipe { posix_spawn_file_actions_addclose(&actions, fd) }
+        }
         close(outPipe[1]); close(errPipe[1])
         defer { close(outPipe[0]); close(errPipe[0]) }
         guard spawned == 0 else { throw SpawnError(description: "cannot run \(program): \(String(cString: strerror(spawned)))") }
@@ -104,5 +86,43 @@ public enum ChildProcess {
         }
         let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return Result(status: code, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Starts `program` in the background (stdin and output on /dev/null, the same clean signal
+    /// mask) and returns its pid, 0 when it could not start; the caller kills and reaps it.
+    public static func start(_ program: String, _ arguments: [String], environment overrides: [String: String] = [:]) -> pid_t {
+        var pid: pid_t = 0
+        let spawned = spawn(program, arguments, overrides, pid: &pid) { actions in
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
+        return spawned == 0 ? pid : 0
+    }
+
+    /// `posix_spawnp` with stdin on /dev/null, an empty signal mask and default handlers, the process's
+    /// environment with `overrides` laid over it, and the output set up by `wire`. Returns its error.
+    private static func spawn(_ program: String, _ arguments: [String], _ overrides: [String: String], pid: inout pid_t,
+                              wire: (inout posix_spawn_file_actions_t) -> Void) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        wire(&actions)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), all = sigset_t()
+        sigemptyset(&empty)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in overrides { environment[key] = value }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in envp { free(p) } }
+        return posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
     }
 }

@@ -192,31 +192,9 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
         return condition()
     }
 
-    /// Starts a program in the background (stdin and output on /dev/null, clean signal mask).
+    /// Starts a program in the background (through `ChildProcess.start`).
     static func spawn(_ path: String, _ arguments: [String], environment extra: [String: String]) -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t(), all = sigset_t()
-        sigemptyset(&empty)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        let environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for p in envp { free(p) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, path, &actions, &attributes, argv, envp) == 0 else { return 0 }
-        return pid
+        ChildProcess.start(path, arguments, environment: extra)
     }
 
     /// Runs a short program to completion (killed after `timeout`): status, stdout, stderr (through
