@@ -42,7 +42,8 @@ struct LargeListGalleryTests {
         let limit = Sanitizers.address || Sanitizers.thread ? Self.peakLimitKB * 3 : Self.peakLimitKB
         #expect(peak < limit, "peak RSS \(peak / 1024) MB")
         await tmux.send("q")
-        #expect(await tmux.wait { $0.contains("SDG-EXIT=0") }.ok)
+        let exit = await tmux.wait(timeout: 60) { $0.contains("SDG-EXIT=") }
+        #expect(exit.screen.contains("SDG-EXIT=0"), "\(exit.screen.split(separator: "\n").suffix(12).joined(separator: "\n"))")
     }
 
     /// VmHWM (peak resident set) of `pid`, in KB.
