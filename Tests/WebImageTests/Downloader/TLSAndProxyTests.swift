@@ -74,7 +74,8 @@ struct TLSAndProxyTests {
                 #expect(connections == 1, "HTTP/2 used \(connections) connections")
             } else {
                 #expect(log.allSatisfy { $0.protocolName == "HTTP/1.1" })
-                #expect(connections >= 2 && connections <= 6, "HTTP/1.1 used \(connections) connections")
+                // Fast transfers can all reuse one keep-alive connection; never more than the slots.
+                #expect(connections >= 1 && connections <= 6, "HTTP/1.1 used \(connections) connections")
             }
         }
     }
