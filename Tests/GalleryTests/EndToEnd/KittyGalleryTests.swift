@@ -27,6 +27,19 @@ struct KittyGalleryTests {
         return green > 500 && abs(red - 2 * green) * 10 < green
     }
 
+    /// The fixture's images show (red twice, green once); after `q` the program exits and none of
+    /// them stays on screen. A screenshot named `shot` is kept next to the fixture when they never show.
+    static func expectImagesThenNothingAfterQuit(_ kitty: GraphicalTerminal, dir: URL, shot: String) {
+        let shown = kitty.wait(timeout: 40, redTwiceGreenOnce)
+        if !shown.ok { try? kitty.screenshot(to: dir.deletingLastPathComponent().path + "/" + shot) }
+        #expect(shown.ok, "red \(shown.last?.count(of: red) ?? -1), green \(shown.last?.count(of: green) ?? -1)")
+        try? kitty.type("q")
+        let exit = dir.appendingPathComponent("exit.txt").path
+        #expect(GraphicalTerminal.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: exit) })
+        let cleared = kitty.wait(timeout: 10) { $0.count(of: red) == 0 && $0.count(of: green) == 0 }
+        #expect(cleared.ok, "images left after q: red \(cleared.last?.count(of: red) ?? -1)")
+    }
+
     @Test(.timeLimit(.minutes(2)))
     func oneImageInTwoCellsShowsTwiceAndNothingStaysAfterQuit() async throws {
         let dir = try fixture()
@@ -36,14 +49,7 @@ struct KittyGalleryTests {
         try await Blocking.run {
             let kitty = try GraphicalTerminal(kind: .kitty, command: command, directory: "/tmp", displays: 60...69, background: "#000000")
             defer { kitty.stop() }
-            let shown = kitty.wait(timeout: 40, Self.redTwiceGreenOnce)
-            if !shown.ok { try? kitty.screenshot(to: dir.deletingLastPathComponent().path + "/kitty-twice-failed.png") }
-            #expect(shown.ok, "red \(shown.last?.count(of: Self.red) ?? -1), green \(shown.last?.count(of: Self.green) ?? -1)")
-            try? kitty.type("q")
-            let exit = dir.appendingPathComponent("exit.txt").path
-            #expect(GraphicalTerminal.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: exit) })
-            let cleared = kitty.wait(timeout: 10) { $0.count(of: Self.red) == 0 && $0.count(of: Self.green) == 0 }
-            #expect(cleared.ok, "images left after q: red \(cleared.last?.count(of: Self.red) ?? -1)")
+            Self.expectImagesThenNothingAfterQuit(kitty, dir: dir, shot: "kitty-twice-failed.png")
         }
     }
 
@@ -88,14 +94,7 @@ struct KittyGalleryTests {
                 _ = try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "kill-server"])
                 try? FileManager.default.removeItem(atPath: "/tmp/tmux-\(getuid())/\(socket)")
             }
-            let shown = kitty.wait(timeout: 40, Self.redTwiceGreenOnce)
-            if !shown.ok { try? kitty.screenshot(to: dir.deletingLastPathComponent().path + "/kitty-tmux-failed.png") }
-            #expect(shown.ok, "red \(shown.last?.count(of: Self.red) ?? -1), green \(shown.last?.count(of: Self.green) ?? -1)")
-            try? kitty.type("q")
-            let exit = dir.appendingPathComponent("exit.txt").path
-            #expect(GraphicalTerminal.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: exit) })
-            let cleared = kitty.wait(timeout: 10) { $0.count(of: Self.red) == 0 && $0.count(of: Self.green) == 0 }
-            #expect(cleared.ok, "images left after q: red \(cleared.last?.count(of: Self.red) ?? -1)")
+            Self.expectImagesThenNothingAfterQuit(kitty, dir: dir, shot: "kitty-tmux-failed.png")
         }
     }
 
