@@ -38,19 +38,22 @@ public final class CombinedOperation: Sendable, Hashable {
         if first { onEnd(self) }
     }
 
-    /// Attaches the cache query; cancels it at once if the operation is already cancelled.
+    /// Attaches the cache query; cancels it at once if the operation is already cancelled. A
+    /// query that already led to the final result (it can finish before `attach` runs) is not
+    /// kept: the operation would hold it, and it the operation, after the load ended.
     func attach(_ query: ImageCacheQueryOperation) {
         let cancelled = state.withLock { state in
-            if !state.cancelled { state.cacheOperation = query }
+            if !state.cancelled && !state.finished { state.cacheOperation = query }
             return state.cancelled
         }
         if cancelled { query.cancel() }
     }
 
-    /// Attaches the download token; cancels it at once if the operation is already cancelled.
+    /// Attaches the download token; cancels it at once if the operation is already cancelled
+    /// (and keeps no token once the load has ended).
     func attach(_ token: DownloadToken) {
         let cancelled = state.withLock { state in
-            if !state.cancelled { state.downloadToken = token }
+            if !state.cancelled && !state.finished { state.downloadToken = token }
             return state.cancelled
         }
         if cancelled { token.cancel() }
