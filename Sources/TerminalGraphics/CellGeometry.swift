@@ -1,6 +1,6 @@
 import ImageCodecs
 
-/// A rectangle size in terminal character cells.
+/// A size in terminal character cells (the screen, a cell rectangle, what an image covers).
 public struct CellSize: Sendable, Hashable, CustomStringConvertible {
     /// Width in columns.
     public var columns: Int
@@ -16,34 +16,81 @@ public struct CellSize: Sendable, Hashable, CustomStringConvertible {
     /// Whether the rectangle holds no cell.
     public var isEmpty: Bool { columns == 0 || rows == 0 }
 
-    /// "C×R cells".
-    public var description: String { "\(columns)×\(rows) cells" }
+    /// "80×24".
+    public var description: String { "\(columns)×\(rows)" }
 }
 
-/// The pixel size of one character cell.
-public struct CellPixelSize: Sendable, Hashable, CustomStringConvertible {
-    /// Cell width in pixels.
-    public var width: Int
-    /// Cell height in pixels.
-    public var height: Int
+/// A rectangle of character cells, 0-based from the top-left of the screen.
+public struct CellRect: Sendable, Hashable, CustomStringConvertible {
+    /// Leftmost column.
+    public var column: Int
+    /// Top row.
+    public var row: Int
+    /// Width in columns.
+    public var columns: Int
+    /// Height in rows.
+    public var rows: Int
 
-    /// Creates a size; values below 1 count as 1.
-    public init(width: Int, height: Int) {
-        self.width = max(1, width)
-        self.height = max(1, height)
+    /// Creates a rectangle; negative sizes count as 0.
+    public init(column: Int, row: Int, columns: Int, rows: Int) {
+        self.column = column
+        self.row = row
+        self.columns = max(0, columns)
+        self.rows = max(0, rows)
     }
 
-    /// The size assumed when the terminal does not tell: 8×16.
-    public static let fallback = CellPixelSize(width: 8, height: 16)
+    /// The empty rectangle at the origin.
+    public static let zero = CellRect(column: 0, row: 0, columns: 0, rows: 0)
 
-    /// The pixel size of a rectangle of `cells`, saturating at a sane bound (16384 per side).
+    /// Whether the rectangle covers no cell.
+    public var isEmpty: Bool { columns == 0 || rows == 0 }
+
+    /// One past the last row.
+    public var maxRow: Int { row + rows }
+
+    /// One past the last column.
+    public var maxColumn: Int { column + columns }
+
+    /// Whether (column, row) lies inside.
+    public func contains(column c: Int, row r: Int) -> Bool {
+        c >= column && c < maxColumn && r >= row && r < maxRow
+    }
+
+    /// Whether the two rectangles share a cell.
+    public func intersects(_ other: CellRect) -> Bool {
+        !isEmpty && !other.isEmpty && column < other.maxColumn && other.column < maxColumn
+            && row < other.maxRow && other.row < maxRow
+    }
+
+    /// Whether `other` lies entirely inside this rectangle.
+    public func covers(_ other: CellRect) -> Bool {
+        other.column >= column && other.row >= row && other.maxColumn <= maxColumn && other.maxRow <= maxRow
+    }
+
+    /// The pixel size of this rectangle for a cell of `cellPixels`.
+    public func pixelSize(cellPixels: PixelSize) -> PixelSize {
+        PixelSize(width: min(16_384, columns * cellPixels.width), height: min(16_384, rows * cellPixels.height))
+    }
+
+    /// "C×R at (col,row)".
+    public var description: String { "\(columns)×\(rows) at (\(column),\(row))" }
+}
+
+extension PixelSize {
+    /// A character cell's pixel size as a terminal reports it; values below 1 count as 1.
+    public static func cell(width: Int, height: Int) -> PixelSize {
+        PixelSize(width: max(1, width), height: max(1, height))
+    }
+
+    /// The cell size assumed when the terminal does not tell: 8×16.
+    public static let fallbackCell = PixelSize(width: 8, height: 16)
+
+    /// For a cell of this size: the pixel size of a rectangle of `cells`, saturating at a sane
+    /// bound (16384 per side).
     public func pixels(for cells: CellSize) -> PixelSize {
         PixelSize(
-            width: min(16384, min(cells.columns, 16384) * min(width, 4096)),
-            height: min(16384, min(cells.rows, 16384) * min(height, 4096))
+            width: min(16384, min(cells.columns, 16384) * min(max(1, width), 4096)),
+            height: min(16384, min(cells.rows, 16384) * min(max(1, height), 4096))
         )
     }
-
-    /// "W×H px".
-    public var description: String { "\(width)×\(height) px" }
 }

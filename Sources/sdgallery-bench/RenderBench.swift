@@ -8,7 +8,7 @@ import TerminalGraphics
 enum RenderBench {
     static let thumbnail = PixelSize(width: 160, height: 96)
     static let cells = CellSize(columns: 16, rows: 5)  // 160×100 px at 10×20 px cells
-    static let cell = CellPixelSize(width: 10, height: 20)
+    static let cell = PixelSize.cell(width: 10, height: 20)
 
     static func run(arguments: [String]) {
         let iterations = arguments.first.flatMap(Int.init) ?? 10

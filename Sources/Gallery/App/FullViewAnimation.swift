@@ -1,3 +1,4 @@
+import TerminalGraphics
 import ImageCodecs
 
 /// Plays an animated image (GIF/WebP frames) in the full view: which frame is showing, when the next
@@ -10,7 +11,7 @@ struct FullViewAnimation {
     private var loopsDone = 0
     private var loopCount = 0
     private var durations: [Double] = []
-    var painted: [Int: PaintedImage] = [:]
+    var painted: [Int: RenderedImage] = [:]
 
     /// Starts (or keeps) playing `image` shown by `slot`; stops when it is nil or not animated.
     mutating func follow(slot: SlotID?, image: Image?, now: Double) {

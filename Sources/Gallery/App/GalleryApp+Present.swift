@@ -1,11 +1,12 @@
 import ImageCodecs
+import TerminalGraphics
 
 /// Painting and presenting frames: pictures come from the background paint queue; the UI thread
 /// composes and writes finished bytes only.
 extension GalleryApp {
     /// The painted image for an item, from the per-slot cache when the image and size are unchanged;
     /// the current frame when it is the full view's animation.
-    func picture(for binding: SlotBinding, image: Image, cells: TermSize) -> PaintedImage? {
+    func picture(for binding: SlotBinding, image: Image, cells: CellSize) -> RenderedImage? {
         if animation.slot == binding.slot, image.isAnimated {
             if let cached = animation.painted[animation.frame], cached.cells.columns <= cells.columns, cached.cells.rows <= cells.rows {
                 return cached
@@ -40,7 +41,7 @@ extension GalleryApp {
         let placements = Dictionary(model.placements.map { ($0.index, $0.image) }, uniquingKeysWith: { a, _ in a })
         var frame = composer.compose(model, status: status) { index in
             guard let binding = model.binding(showing: index), let image = images[binding.slot], let rect = placements[index] else { return nil }
-            return picture(for: binding, image: image, cells: TermSize(columns: rect.columns, rows: rect.rows))
+            return picture(for: binding, image: image, cells: CellSize(columns: rect.columns, rows: rect.rows))
         }
         frame.released = painter.takeReleasedUploads()
         screen.present(frame, repaintAll: repaintAll)

@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import ImageCodecs
+import TerminalGraphics
 
 /// The frame loop: one UI thread owns the model, the screen and the slots. It sleeps in `poll()` on
 /// the input descriptor and the inbox's wake pipe; a key is handled and its frame presented in the
@@ -31,11 +32,11 @@ public final class GalleryApp {
     var decoder = InputDecoder()
     var keys = KeyMap()
     var images: [SlotID: Image] = [:]
-    var painted: [SlotID: (image: UInt64, cells: TermSize, painted: PaintedImage)] = [:]
+    var painted: [SlotID: (image: UInt64, cells: CellSize, painted: RenderedImage)] = [:]
     /// The picture last asked of the paint queue per slot (asked again only when it changes).
-    var paintRequests: [SlotID: (image: UInt64, cells: TermSize)] = [:]
+    var paintRequests: [SlotID: (image: UInt64, cells: CellSize)] = [:]
     /// Pictures the paint queue finished, taken by the UI thread in `picture(for:image:cells:)`.
-    let finishedPaints = Locked<[SlotID: (image: UInt64, cells: TermSize, painted: PaintedImage?)]>([:])
+    let finishedPaints = Locked<[SlotID: (image: UInt64, cells: CellSize, painted: RenderedImage?)]>([:])
     /// Where renderers run (one at a time, in order of request).
     static let paintQueue = DispatchQueue(label: "sdgallery.paint", qos: .userInitiated)
     /// Items shown from the memory or disk cache (the status bar's "N cached").

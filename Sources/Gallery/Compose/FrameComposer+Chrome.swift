@@ -1,4 +1,5 @@
 import WebImage
+import TerminalGraphics
 extension FrameComposer {
     /// Title and details under a grid thumbnail.
     func drawGridCaption(_ item: GalleryItem, selected: Bool, in rect: CellRect, grid: inout CellGrid) {

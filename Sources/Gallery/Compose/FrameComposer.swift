@@ -1,5 +1,6 @@
 import WebImage
 import ImageCodecs
+import TerminalGraphics
 
 /// Builds a `Frame` from the model, the painted images and the status counters. No I/O: the same
 /// frame can be shown by `CursesScreen` or checked in an `InMemoryScreen`.
@@ -14,7 +15,7 @@ public struct FrameComposer: Sendable {
 
     /// Composes one frame. `picture(index)` returns the painted image of an item for the size of its
     /// image rectangle, when one is ready.
-    public func compose(_ model: GalleryModel, status: StatusInfo, picture: (Int) -> PaintedImage?) -> Frame {
+    public func compose(_ model: GalleryModel, status: StatusInfo, picture: (Int) -> RenderedImage?) -> Frame {
         var grid = CellGrid(size: model.terminal)
         var placements: [BitmapPlacement] = []
         for place in model.placements {
@@ -25,7 +26,7 @@ public struct FrameComposer: Sendable {
                 let left = place.image.column + (place.image.columns - columns) / 2
                 let top = place.image.row + (place.image.rows - rows) / 2
                 var clipped = painted
-                clipped.cells = TermSize(columns: columns, rows: rows)
+                clipped.cells = CellSize(columns: columns, rows: rows)
                 if clipped.rows.count > rows { clipped.rows = Array(clipped.rows.prefix(rows)) }
                 placements.append(BitmapPlacement(column: left, row: top, image: clipped))
             } else {

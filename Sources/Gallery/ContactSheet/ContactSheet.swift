@@ -39,7 +39,7 @@ public struct ContactSheet: Sendable {
     public func render(_ entries: [URLListEntry],
                        load: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>,
                        write: (String) -> Void) -> Int {
-        let layout = GalleryLayout(mode: .grid, terminal: TermSize(columns: width, rows: 10_000), cellPixels: cellPixels, columnsOverride: columns)
+        let layout = GalleryLayout(mode: .grid, terminal: CellSize(columns: width, rows: 10_000), cellPixels: cellPixels, columnsOverride: columns)
         let imageRows = depth == nil ? 0 : min(layout.imageRows, max(1, layout.cellWidth))
         let target = CellRect(column: 0, row: 0, columns: layout.cellWidth, rows: imageRows).pixelSize(cellPixels: cellPixels)
         let painter = self.painter ?? RendererPainter(renderer: HalfBlockRenderer(colorDepth: (depth ?? .truecolor).depth))
@@ -52,7 +52,7 @@ public struct ContactSheet: Sendable {
             let row = Array(entries[start..<min(entries.count, start + layout.columns)])
             let results = (start..<start + row.count).map { loads.result(at: $0) }
             var items: [GalleryItem] = []
-            var pictures: [PaintedImage?] = []
+            var pictures: [RenderedImage?] = []
             for (entry, result) in zip(row, results) {
                 var item = GalleryItem(entry: entry)
                 switch result {
@@ -60,7 +60,7 @@ public struct ContactSheet: Sendable {
                     item.state = .final
                     item.pixelSize = details.pixelSize
                     item.byteCount = details.byteCount
-                    pictures.append(imageRows > 0 ? painter.paint(image, cells: TermSize(columns: layout.cellWidth, rows: imageRows), cellPixels: cellPixels) : nil)
+                    pictures.append(imageRows > 0 ? painter.paint(image, cells: CellSize(columns: layout.cellWidth, rows: imageRows), cellPixels: cellPixels) : nil)
                 case .failure(let failure):
                     item.state = .failure(failure.message)
                     failures += 1
@@ -76,14 +76,14 @@ public struct ContactSheet: Sendable {
     }
 
     /// The text lines of one grid row.
-    func lines(items: [GalleryItem], pictures: [PaintedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int = 0) -> [String] {
+    func lines(items: [GalleryItem], pictures: [RenderedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int = 0) -> [String] {
         var uploaded = Set<UInt32>()
         return lines(items: items, pictures: pictures, layout: layout, imageRows: imageRows, firstIndex: firstIndex, uploaded: &uploaded)
     }
 
     /// The text lines of one grid row; `uploaded` holds the kitty images already sent by this sheet
     /// (sending an id again would replace it and delete its earlier placements).
-    func lines(items: [GalleryItem], pictures: [PaintedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int,
+    func lines(items: [GalleryItem], pictures: [RenderedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int,
                uploaded: inout Set<UInt32>) -> [String] {
         let margin = String(repeating: " ", count: layout.leftMargin)
         let gap = String(repeating: " ", count: layout.gap)
@@ -119,13 +119,13 @@ public struct ContactSheet: Sendable {
         return out
     }
 
-    static func isBitmap(_ picture: PaintedImage) -> Bool { picture.rows.isEmpty && !picture.bytes.isEmpty }
+    static func isBitmap(_ picture: RenderedImage) -> Bool { picture.rows.isEmpty && !picture.bytes.isEmpty }
 
     /// The image rows of a grid row of bitmaps (sixel, kitty), as one string: `imageRows` newlines
     /// (the screen scrolls now, not under an image), back up, each image drawn from its cell's
     /// top-left between save and restore cursor, then down to the last image row. kitty images are
     /// transmitted and placed with a placement id per entry (the same image twice shows twice).
-    func bitmapRows(_ pictures: [PaintedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int,
+    func bitmapRows(_ pictures: [RenderedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int,
                     uploaded: inout Set<UInt32>) -> String {
         var out = String(repeating: "\n", count: imageRows) + "\u{1B}[\(imageRows)A"
         for (column, picture) in pictures.enumerated() {

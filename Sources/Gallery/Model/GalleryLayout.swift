@@ -1,4 +1,5 @@
 import ImageCodecs
+import TerminalGraphics
 
 /// Grid or list.
 public enum ViewMode: String, Sendable, Hashable, CaseIterable {
@@ -29,7 +30,7 @@ public struct GalleryLayout: Sendable, Hashable {
     /// Grid or list.
     public let mode: ViewMode
     /// Terminal size in cells.
-    public let terminal: TermSize
+    public let terminal: CellSize
     /// Pixel size of one cell.
     public let cellPixels: PixelSize
     /// Items per row.
@@ -60,7 +61,7 @@ public struct GalleryLayout: Sendable, Hashable {
 
     /// Computes a layout. `columnsOverride` (`--columns`) fixes the number of grid columns (clamped so
     /// a cell keeps at least 4 columns).
-    public init(mode: ViewMode, terminal: TermSize, cellPixels: PixelSize, columnsOverride: Int? = nil) {
+    public init(mode: ViewMode, terminal: CellSize, cellPixels: PixelSize, columnsOverride: Int? = nil) {
         self.mode = mode
         self.terminal = terminal
         let px = PixelSize(width: max(1, cellPixels.width), height: max(1, cellPixels.height))

@@ -1,11 +1,12 @@
 import ImageCodecs
+import TerminalGraphics
 
 /// The whole gallery state as a value: items and their cell states, layout, scroll, selection, view,
 /// overlays, and the slot bindings. No curses, no I/O: the frame loop feeds it actions and load
 /// updates, and applies the `BindingDiff` it returns to the loaders.
 ///
 /// ```swift
-/// var model = GalleryModel(items: list.entries.map(GalleryItem.init), terminal: TermSize(columns: 120, rows: 40),
+/// var model = GalleryModel(items: list.entries.map(GalleryItem.init), terminal: CellSize(columns: 120, rows: 40),
 ///                          cellPixels: PixelSize(width: 8, height: 16))
 /// let diff = model.reconcile()          // bind the first screen, prefetch the next one
 /// _ = model.perform(.pageDown)
@@ -20,7 +21,7 @@ public struct GalleryModel: Sendable {
     /// Grid or list.
     public private(set) var mode: ViewMode
     /// Terminal size in cells.
-    public private(set) var terminal: TermSize
+    public private(set) var terminal: CellSize
     /// Pixel size of one cell.
     public private(set) var cellPixels: PixelSize
     /// `--columns`, when given.
@@ -43,14 +44,14 @@ public struct GalleryModel: Sendable {
     public private(set) var binder = SlotBinder()
 
     /// Creates a model showing the top of the list.
-    public init(items: [GalleryItem], terminal: TermSize, cellPixels: PixelSize, mode: ViewMode = .grid,
+    public init(items: [GalleryItem], terminal: CellSize, cellPixels: PixelSize, mode: ViewMode = .grid,
                 columnsOverride: Int? = nil, prefetchScreens: Int = 1) {
         self.init(items: GalleryItems(items), terminal: terminal, cellPixels: cellPixels, mode: mode,
                   columnsOverride: columnsOverride, prefetchScreens: prefetchScreens)
     }
 
     /// Creates a model over `items` (e.g. `GalleryItems(index:)` for a list of any size).
-    public init(items: GalleryItems, terminal: TermSize, cellPixels: PixelSize, mode: ViewMode = .grid,
+    public init(items: GalleryItems, terminal: CellSize, cellPixels: PixelSize, mode: ViewMode = .grid,
                 columnsOverride: Int? = nil, prefetchScreens: Int = 1) {
         self.items = items
         self.mode = mode
@@ -89,7 +90,7 @@ public struct GalleryModel: Sendable {
 
     /// Changes the terminal size (SIGWINCH) or cell pixel size, reflowing while keeping the selection
     /// visible at about the same place on screen.
-    public mutating func resize(terminal: TermSize, cellPixels: PixelSize? = nil) {
+    public mutating func resize(terminal: CellSize, cellPixels: PixelSize? = nil) {
         let offset = layout.row(of: selection) - scrollRow
         self.terminal = terminal
         if let cellPixels { self.cellPixels = cellPixels }

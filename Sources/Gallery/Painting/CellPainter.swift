@@ -1,12 +1,13 @@
 import ImageCodecs
+import TerminalGraphics
 
 /// Turns a decoded image into the bytes that draw it in a rectangle of cells: `RendererPainter` over
 /// the TerminalGraphics renderers (sixel, kitty, half-block, ASCII), with their encoded-output cache.
 /// Called on the UI thread; must be quick for a thumbnail (cache inside when encoding is expensive).
 public protocol CellPainter: Sendable {
     /// Paints `image` to fit inside `cells` (aspect ratio kept, top-left anchored); nil when it cannot.
-    func paint(_ image: Image, cells: TermSize, cellPixels: PixelSize) -> PaintedImage?
-    /// Upload ids (`PaintedImage.upload`) whose data the painter dropped since the last call: the
+    func paint(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage?
+    /// Upload ids (`RenderedImage.upload`) whose data the painter dropped since the last call: the
     /// terminal may free them.
     func takeReleasedUploads() -> [UInt32]
 }

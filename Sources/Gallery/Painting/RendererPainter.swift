@@ -30,32 +30,17 @@ public struct RendererPainter: CellPainter {
     }
 
     /// Paints `image` inside `cells`; nil when the rectangle is empty or the image unusable.
-    public func paint(_ image: Image, cells: TermSize, cellPixels: PixelSize) -> PaintedImage? {
+    public func paint(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? {
         guard cells.columns > 0, cells.rows > 0 else { return nil }
-        let cellSize = CellSize(columns: cells.columns, rows: cells.rows)
-        let pixelSize = CellPixelSize(width: max(1, cellPixels.width), height: max(1, cellPixels.height))
-        guard let rendered = try? cache.render(image, cells: cellSize, cellPixelSize: pixelSize, with: renderer) else {
+        guard var rendered = try? cache.render(image, cells: cells, cellPixelSize: .cell(width: cellPixels.width, height: cellPixels.height), with: renderer) else {
             return nil
         }
         var hasher = Hasher()
         hasher.combine(image.id)
-        hasher.combine(cellSize)
+        hasher.combine(cells)
         hasher.combine(renderer.identity)
-        let identity = UInt64(bitPattern: Int64(hasher.finalize()))
-        let covered = TermSize(columns: rendered.cells.columns, rows: rendered.cells.rows)
-        switch rendered.kind {
-        case .halfBlock, .ascii:
-            return PaintedImage(rows: rendered.rows, cells: covered, identity: identity)
-        case .sixel:
-            return PaintedImage(bytes: rendered.bytes, cells: covered, identity: identity)
-        case .kitty:
-            // `bytes` (transmit + place) serves output without a frame writer (--print); placed on
-            // the screen, the frame writer uploads once and places per cell.
-            let upload = rendered.kittyImageID.map {
-                ImageUpload(id: $0, bytes: rendered.kittyUpload ?? [], tmuxPassthrough: renderer.identity.tmuxPassthrough)
-            }
-            return PaintedImage(bytes: rendered.bytes, cells: covered, identity: identity, upload: upload)
-        }
+        rendered.identity = UInt64(bitPattern: Int64(hasher.finalize()))
+        return rendered
     }
 
     /// kitty images the encoded-output cache dropped (their data can be freed in the terminal).

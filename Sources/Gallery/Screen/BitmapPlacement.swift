@@ -1,55 +1,21 @@
 import TerminalGraphics
 
-/// Bytes that draw an image, produced by a painter (the fallback half-block painter here, the
-/// TerminalGraphics renderers later). Opaque to the screen: written verbatim by the frame writer.
-public struct PaintedImage: Sendable, Hashable {
-    /// Text-kind output: one byte string per cell row, each written with the cursor at the start of
-    /// its row. Empty for bitmap kinds.
-    public var rows: [[UInt8]]
-    /// Bitmap-kind output (sixel, kitty): written once with the cursor at the top-left cell.
-    public var bytes: [UInt8]
-    /// Cells covered, from the top-left.
-    public var cells: TermSize
-    /// Identity of the content (image id, size, renderer): equal identities draw the same thing, so an
-    /// unchanged placement is not rewritten.
-    public var identity: UInt64
-    /// Bytes that remove the image when its placement goes away, for protocols whose images are not
-    /// erased by text written over them (kitty: a delete command). Empty for text kinds and sixel.
-    public var erase: [UInt8]
-    /// kitty: the image data the terminal must hold before a placement (sent once per id by the
-    /// frame writer). With it, `bytes`/`erase` become one placement per cell when placed.
-    public var upload: ImageUpload?
-
-    /// Creates painted output.
-    public init(
-        rows: [[UInt8]] = [], bytes: [UInt8] = [], cells: TermSize, identity: UInt64, erase: [UInt8] = [],
-        upload: ImageUpload? = nil
-    ) {
-        self.rows = rows
-        self.bytes = bytes
-        self.cells = cells
-        self.identity = identity
-        self.erase = erase
-        self.upload = upload
-    }
-}
-
 /// A painted image placed at a rectangle of the screen. Curses does not know about it: the cells
 /// under it are blank in the text grid, and the frame writer emits the bytes after `doupdate()`.
 public struct BitmapPlacement: Sendable, Hashable {
     /// Where it goes (its size is the painted size).
     public var rect: CellRect
     /// What to write.
-    public var image: PaintedImage
+    public var image: RenderedImage
 
     /// Places `image` with its top-left cell at (column, row).
-    public init(column: Int, row: Int, image: PaintedImage) {
+    public init(column: Int, row: Int, image: RenderedImage) {
         self.rect = CellRect(column: column, row: row, columns: image.cells.columns, rows: image.cells.rows)
         self.image = image
         if let upload = image.upload {
             // kitty: this cell's own placement of the uploaded image, and the delete of exactly it.
             let placement = KittyRenderer.placementID(column: column, row: row)
-            let cells = CellSize(columns: image.cells.columns, rows: image.cells.rows)
+            let cells = image.cells
             if upload.tmuxPassthrough {
                 // tmux does not pass its cursor moves on before a passthrough: move the outer
                 // terminal's cursor inside the passthrough (the pane is taken to start at the window's

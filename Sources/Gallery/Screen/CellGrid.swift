@@ -1,3 +1,4 @@
+import TerminalGraphics
 /// One character cell: a grapheme (sanitized, 1 or 2 columns wide) and its style. The cell to the
 /// right of a wide character holds the empty string.
 public struct ScreenCell: Sendable, Hashable {
@@ -20,12 +21,12 @@ public struct ScreenCell: Sendable, Hashable {
 /// the grid; text is sanitized on the way in.
 public struct CellGrid: Sendable, Hashable {
     /// Size in cells.
-    public let size: TermSize
+    public let size: CellSize
     /// Cells, row after row.
     public private(set) var cells: [ScreenCell]
 
     /// A blank grid.
-    public init(size: TermSize) {
+    public init(size: CellSize) {
         self.size = size
         self.cells = Array(repeating: .blank, count: size.columns * size.rows)
     }

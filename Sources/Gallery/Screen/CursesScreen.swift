@@ -1,5 +1,6 @@
 import CNcurses
 import ImageCodecs
+import TerminalGraphics
 
 /// Why the terminal could not be opened.
 public struct ScreenError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -20,7 +21,7 @@ public final class CursesScreen: Screen {
     private let colors: Int
     private let mouse: Bool
     /// The current size in cells.
-    public private(set) var size: TermSize
+    public private(set) var size: CellSize
     /// Pixel size of one cell: from `TIOCGWINSZ` when sane, else what the probe's `CSI 16 t` reply
     /// said, else 8×16. Read again after every resize.
     public private(set) var cellPixels: PixelSize
@@ -39,7 +40,7 @@ public final class CursesScreen: Screen {
         colors = Int(sdg_curses_start_colors())
         self.mouse = mouse
         self.probedCellPixels = probedCellPixels
-        size = TermSize(columns: Int(sdg_curses_cols()), rows: Int(sdg_curses_lines()))
+        size = CellSize(columns: Int(sdg_curses_cols()), rows: Int(sdg_curses_lines()))
         cellPixels = probedCellPixels ?? PixelSize(width: 8, height: 16)
         _ = updateSize()
         if mouse { sdg_curses_write("\u{1B}[?1000h\u{1B}[?1006h", 16) }
@@ -67,11 +68,11 @@ public final class CursesScreen: Screen {
     public var hasColors: Bool { colors > 0 }
 
     /// Re-reads the size with `TIOCGWINSZ` and resizes curses; updates the cell pixel size.
-    public func updateSize() -> TermSize {
+    public func updateSize() -> CellSize {
         var rows: Int32 = 0, cols: Int32 = 0, xpixel: Int32 = 0, ypixel: Int32 = 0
         if sdg_curses_winsize(1, &rows, &cols, &xpixel, &ypixel) == 0, rows > 0, cols > 0 {
             if Int(rows) != size.rows || Int(cols) != size.columns { _ = sdg_curses_resize(rows, cols) }
-            size = TermSize(columns: Int(cols), rows: Int(rows))
+            size = CellSize(columns: Int(cols), rows: Int(rows))
             cellPixels = Self.cellPixels(columns: Int(cols), rows: Int(rows), xpixel: Int(xpixel), ypixel: Int(ypixel),
                                          probed: probedCellPixels)
         }

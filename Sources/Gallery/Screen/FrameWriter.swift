@@ -35,7 +35,7 @@ public struct FrameWriter: Sendable {
     /// Plans the next frame. `changedRows` are the rows whose text changed since the previous frame:
     /// curses may rewrite or clear any part of such a row (ncurses clears to the start or end of a line
     /// when that is cheaper), so every image on them is written again.
-    public mutating func plan(_ next: [BitmapPlacement], terminal: TermSize, repaintAll: Bool,
+    public mutating func plan(_ next: [BitmapPlacement], terminal: CellSize, repaintAll: Bool,
                               changedRows: Set<Int>) -> Plan {
         let usable = next.filter { p in
             !p.rect.isEmpty && p.rect.column >= 0 && p.rect.row >= 0

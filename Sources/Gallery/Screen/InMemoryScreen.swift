@@ -1,10 +1,11 @@
 import ImageCodecs
 import Locking
+import TerminalGraphics
 
 /// A `Screen` that keeps what it is shown, for tests: every frame, the writer's plans and bytes.
 public final class InMemoryScreen: Screen {
     /// The size reported (change it, then the app's resize path reads it through `updateSize`).
-    public var size: TermSize
+    public var size: CellSize
     /// The cell pixel size reported.
     public var cellPixels: PixelSize
     /// Every frame presented, in order.
@@ -20,7 +21,7 @@ public final class InMemoryScreen: Screen {
     private var writer = FrameWriter()
 
     /// Creates a screen of `size`.
-    public init(size: TermSize, cellPixels: PixelSize = PixelSize(width: 8, height: 16)) {
+    public init(size: CellSize, cellPixels: PixelSize = PixelSize(width: 8, height: 16)) {
         self.size = size
         self.cellPixels = cellPixels
     }
@@ -37,7 +38,7 @@ public final class InMemoryScreen: Screen {
     }
 
     /// Returns `size`.
-    public func updateSize() -> TermSize { size }
+    public func updateSize() -> CellSize { size }
 
     /// Events the next `takeEvents()` returns (tests queue resizes and quits here).
     public var queuedEvents: [ScreenEvent] = []

@@ -1,16 +1,17 @@
 import ImageCodecs
+import TerminalGraphics
 
 /// Where frames are shown. `CursesScreen` is the terminal (the only curses importer); `InMemoryScreen`
 /// keeps frames for tests. Used from the UI thread only.
 public protocol Screen: AnyObject {
     /// The current size in cells.
-    var size: TermSize { get }
+    var size: CellSize { get }
     /// Pixel size of one cell (from the terminal when it says, else 8×16).
     var cellPixels: PixelSize { get }
     /// Shows `frame`. With `repaintAll`, everything is rewritten (after a resize or Ctrl-L).
     func present(_ frame: Frame, repaintAll: Bool)
     /// Re-reads the terminal size after SIGWINCH and returns it.
-    func updateSize() -> TermSize
+    func updateSize() -> CellSize
     /// Restores the terminal (idempotent).
     func close()
     /// Signals received since the last call (resize, quit).

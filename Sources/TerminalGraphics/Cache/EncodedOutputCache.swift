@@ -11,10 +11,10 @@ public struct EncodedOutputKey: Sendable, Hashable {
     /// The renderer and its settings.
     public var renderer: RendererIdentity
     /// The cell pixel size.
-    public var cellPixelSize: CellPixelSize
+    public var cellPixelSize: PixelSize
 
     /// Creates a key.
-    public init(imageID: UInt64, cells: CellSize, renderer: RendererIdentity, cellPixelSize: CellPixelSize) {
+    public init(imageID: UInt64, cells: CellSize, renderer: RendererIdentity, cellPixelSize: PixelSize) {
         self.imageID = imageID
         self.cells = cells
         self.renderer = renderer
@@ -58,9 +58,9 @@ public final class EncodedOutputCache: Sendable {
 
         /// Notes the kitty ids of `dropped` that no remaining entry uses.
         mutating func noteDropped(_ dropped: [Entry]) {
-            let ids = Set(dropped.compactMap(\.value.kittyImageID))
+            let ids = Set(dropped.compactMap(\.value.upload?.id))
             guard !ids.isEmpty else { return }
-            let kept = Set(entries.values.compactMap(\.value.kittyImageID))
+            let kept = Set(entries.values.compactMap(\.value.upload?.id))
             freedKittyIDs += ids.subtracting(kept).sorted()
         }
     }
@@ -117,7 +117,7 @@ public final class EncodedOutputCache: Sendable {
     /// The cached output for this image/rectangle/renderer, or a fresh encode (stored). The encode
     /// runs outside the lock; two threads missing the same key at once may both encode.
     public func render(
-        _ image: Image, cells: CellSize, cellPixelSize: CellPixelSize, with renderer: any ImageRenderer
+        _ image: Image, cells: CellSize, cellPixelSize: PixelSize, with renderer: any ImageRenderer
     ) throws(RenderError) -> RenderedImage {
         let key = EncodedOutputKey(imageID: image.id, cells: cells, renderer: renderer.identity, cellPixelSize: cellPixelSize)
         if let hit = value(for: key) { return hit }

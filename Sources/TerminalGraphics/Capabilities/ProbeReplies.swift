@@ -1,3 +1,4 @@
+import ImageCodecs
 /// What a terminal answered to the capability probe, parsed from its reply bytes.
 public struct ProbeReplies: Sendable, Hashable {
     /// XTVERSION text (`DCS > | text ST`), sanitized; e.g. "XTerm(379)", "kitty(0.35.2)".
@@ -7,7 +8,7 @@ public struct ProbeReplies: Sendable, Hashable {
     /// Kitty graphics query reply: true for "OK", false for an error; nil when unanswered.
     public var kittyGraphics: Bool?
     /// Cell pixel size from `CSI 6 ; height ; width t` (the reply to `CSI 16 t`).
-    public var cellPixelSize: CellPixelSize?
+    public var cellPixelSize: PixelSize?
     /// DECRPM state for mode 2026 (0 unknown, 1 set, 2 reset, 3 permanently set, 4 permanently reset).
     public var syncOutputMode: Int?
     /// OSC 11 background colour.

@@ -1,4 +1,5 @@
 import SafeText
+import ImageCodecs
 
 /// Parses a terminal's reply bytes to the capability probe. A pure function over bytes: stray
 /// input (keys the user typed) is skipped, an incomplete trailing sequence is ignored, so the probe
@@ -31,7 +32,7 @@ public enum ProbeReplyParser {
             r.syncOutputMode = params[1]
         case (false, [], UInt8(ascii: "t")) where params.count >= 3 && params[0] == 6:
             if (1...1000).contains(params[1]) && (1...1000).contains(params[2]) {
-                r.cellPixelSize = CellPixelSize(width: params[2], height: params[1])
+                r.cellPixelSize = PixelSize.cell(width: params[2], height: params[1])
             }
         default:
             break

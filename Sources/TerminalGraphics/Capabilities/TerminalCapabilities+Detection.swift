@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 
 extension TerminalCapabilities {
     /// Probes the terminal on `input`/`output` (unless they are not a tty or we are in the
@@ -70,7 +71,7 @@ extension TerminalCapabilities {
             caps.cellPixelSize = cell
             sources["cell size"] = "CSI 16 t"
         } else {
-            sources["cell size"] = "unknown (assuming \(CellPixelSize.fallback))"
+            sources["cell size"] = "unknown (assuming \(PixelSize.fallbackCell))"
         }
 
         caps.syncOutput = replies.supportsSyncOutput

@@ -1,4 +1,5 @@
 import SafeText
+import ImageCodecs
 
 /// The bitmap graphics protocol a terminal understands.
 public enum GraphicsProtocol: String, Sendable, Hashable, CaseIterable {
@@ -64,7 +65,7 @@ public struct TerminalCapabilities: Sendable, Hashable {
     /// Text colour depth.
     public var colorDepth: ColorDepth
     /// Pixel size of one character cell, when known.
-    public var cellPixelSize: CellPixelSize?
+    public var cellPixelSize: PixelSize?
     /// The terminal's name (XTVERSION reply or TERM_PROGRAM/TERM), sanitized.
     public var terminalName: String?
     /// Whether we run inside tmux.
@@ -84,7 +85,7 @@ public struct TerminalCapabilities: Sendable, Hashable {
     /// Creates capabilities.
     public init(
         graphics: GraphicsProtocol = .none, colorDepth: ColorDepth = .color16,
-        cellPixelSize: CellPixelSize? = nil, terminalName: String? = nil, inTmux: Bool = false,
+        cellPixelSize: PixelSize? = nil, terminalName: String? = nil, inTmux: Bool = false,
         syncOutput: Bool = false, backgroundColor: RGBColor? = nil, sources: [String: String] = [:],
         probeStatus: ProbeStatus = .notRun
     ) {
@@ -100,7 +101,7 @@ public struct TerminalCapabilities: Sendable, Hashable {
     }
 
     /// The cell size to lay images out with: the known one, else a common 8×16.
-    public var effectiveCellPixelSize: CellPixelSize { cellPixelSize ?? .fallback }
+    public var effectiveCellPixelSize: PixelSize { cellPixelSize ?? .fallbackCell }
 
     /// The background to blend transparent pixels against: the queried one, else black.
     public var effectiveBackground: RGBColor { backgroundColor ?? .black }

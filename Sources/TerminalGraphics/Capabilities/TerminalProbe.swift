@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ImageCodecs
 
 /// The result of one probe: how it went, the parsed replies, and the ioctl cell size.
 public struct ProbeResult: Sendable, Hashable {
@@ -11,13 +12,13 @@ public struct ProbeResult: Sendable, Hashable {
     /// Parsed replies (empty when nothing arrived).
     public var replies: ProbeReplies
     /// Cell size from `TIOCGWINSZ` when its pixel fields were sane.
-    public var windowCellPixelSize: CellPixelSize?
+    public var windowCellPixelSize: PixelSize?
     /// Time spent waiting, in milliseconds.
     public var elapsedMilliseconds: Int
 
     /// Creates a result.
     public init(
-        status: ProbeStatus, replies: ProbeReplies = ProbeReplies(), windowCellPixelSize: CellPixelSize? = nil,
+        status: ProbeStatus, replies: ProbeReplies = ProbeReplies(), windowCellPixelSize: PixelSize? = nil,
         elapsedMilliseconds: Int = 0
     ) {
         self.status = status
@@ -123,7 +124,7 @@ public struct TerminalProbe: Sendable {
     }
 
     /// Cell size from `TIOCGWINSZ` when the pixel fields are sane (xpixel ≥ 2·cols, ypixel ≥ 4·rows).
-    static func windowCellPixelSize(_ fd: Int32) -> CellPixelSize? {
+    static func windowCellPixelSize(_ fd: Int32) -> PixelSize? {
         var size = winsize()
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
         return sane(columns: Int(size.ws_col), rows: Int(size.ws_row), xPixels: Int(size.ws_xpixel), yPixels: Int(size.ws_ypixel))
@@ -131,9 +132,9 @@ public struct TerminalProbe: Sendable {
 
     /// The cell size for a window of `columns`×`rows` cells and `xPixels`×`yPixels` pixels, or nil
     /// when the pixel fields are missing or implausible.
-    static func sane(columns: Int, rows: Int, xPixels: Int, yPixels: Int) -> CellPixelSize? {
+    static func sane(columns: Int, rows: Int, xPixels: Int, yPixels: Int) -> PixelSize? {
         guard columns > 0, rows > 0, xPixels >= 2 * columns, yPixels >= 4 * rows else { return nil }
-        return CellPixelSize(width: xPixels / columns, height: yPixels / rows)
+        return PixelSize.cell(width: xPixels / columns, height: yPixels / rows)
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {

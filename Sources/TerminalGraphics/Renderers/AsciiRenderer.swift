@@ -18,7 +18,7 @@ public struct AsciiRenderer: ImageRenderer {
     public var identity: RendererIdentity { RendererIdentity(kind: .ascii, background: background) }
 
     /// Renders `image` into at most `cells`.
-    public func render(_ image: Image, cells: CellSize, cellPixelSize: CellPixelSize) throws(RenderError) -> RenderedImage {
+    public func render(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage {
         try validate(image, cells: cells)
         let grid = TextGrid.size(for: image.size, cells: cells, cellPixelSize: cellPixelSize, samplesPerCell: 1)
         let rgb = PixelScaler.rgb(image, size: grid, background: background)

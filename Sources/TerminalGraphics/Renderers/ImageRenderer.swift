@@ -14,7 +14,7 @@ public protocol ImageRenderer: Sendable {
     var identity: RendererIdentity { get }
 
     /// Renders `image` to fit inside `cells` (aspect ratio kept, anchored top-left).
-    func render(_ image: Image, cells: CellSize, cellPixelSize: CellPixelSize) throws(RenderError) -> RenderedImage
+    func render(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage
 }
 
 /// Which renderer, for selection and cache keys.

@@ -8,7 +8,7 @@ import Zlib
 /// real background itself), zlib-compressed (`o=z`), in base64 chunks of at most 4096 bytes
 /// (`m=1` … `m=0`, `q=2` on every chunk: kitty reads `q` from the last one), then placed by id over
 /// the cell rectangle (`a=p`, `C=1` so the cursor does not move) with one placement id per cell.
-/// Use `KittySession` to send the transmission only once per id.
+/// `RenderedImage.upload` carries the transmission alone: `KittySession` sends it once per id.
 public struct KittyRenderer: ImageRenderer {
     /// Background for the identity (kitty composites alpha against the real background itself).
     public var background: RGBColor
@@ -44,7 +44,7 @@ public struct KittyRenderer: ImageRenderer {
     }
 
     /// Renders `image` into at most `cells`.
-    public func render(_ image: Image, cells: CellSize, cellPixelSize: CellPixelSize) throws(RenderError) -> RenderedImage {
+    public func render(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage {
         try validate(image, cells: cells)
         let size = PixelScaler.fit(image.size, in: cellPixelSize.pixels(for: cells))
         let rgba = PixelScaler.rgba(image, size: size)
@@ -84,8 +84,8 @@ public struct KittyRenderer: ImageRenderer {
         } while offset < payload.count
         let place = Self.placement(imageID: id, cells: covered, tmuxPassthrough: tmuxPassthrough)
         return RenderedImage(
-            kind: .kitty, bytes: transmit + place, placement: place, kittyImageID: id, kittyUpload: transmit,
-            cells: covered, pixelSize: size)
+            kind: .kitty, bytes: transmit + place, cells: covered, pixelSize: size,
+            upload: ImageUpload(id: id, bytes: transmit, tmuxPassthrough: tmuxPassthrough))
     }
 
     static func isOpaque(_ rgba: [UInt8]) -> Bool {

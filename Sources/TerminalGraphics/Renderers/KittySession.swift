@@ -4,7 +4,7 @@
 ///
 /// ```swift
 /// var session = KittySession()
-/// writer.append(session.upload(id: id, bytes: rendered.kittyUpload ?? []))  // once per id
+/// writer.append(session.upload(id: id, bytes: rendered.upload?.bytes ?? []))  // once per id
 /// writer.append(session.free([id]))                                        // evicted: `d=I`
 /// writer.append(session.close())                                           // quit: `d=A`
 /// ```
@@ -27,22 +27,6 @@ public struct KittySession: Sendable, Hashable {
         transmitted.insert(id)
         used = true
         return bytes
-    }
-
-    /// The bytes to emit for `rendered`: everything the first time an id is seen, the placement
-    /// alone afterwards. Other renderer kinds pass through unchanged.
-    public mutating func output(for rendered: RenderedImage) -> [UInt8] {
-        guard let id = rendered.kittyImageID, let placement = rendered.placement else { return rendered.bytes }
-        if transmitted.contains(id) { return placement }
-        transmitted.insert(id)
-        used = true
-        return rendered.bytes
-    }
-
-    /// Deletes the placements of a slot that scrolled away (data stays for a cheap return).
-    public func scrolledAway(_ rendered: RenderedImage) -> [UInt8] {
-        guard let id = rendered.kittyImageID else { return [] }
-        return KittyRenderer.delete(imageID: id, tmuxPassthrough: tmuxPassthrough)
     }
 
     /// Frees an image's data in the terminal (evicted from our caches); it will be transmitted again.

@@ -48,12 +48,12 @@ public struct SixelRenderer: ImageRenderer {
     }
 
     /// The pixel size an image is scaled to for a cell rectangle.
-    public static func scaledSize(for image: PixelSize, cells: CellSize, cellPixelSize: CellPixelSize) -> PixelSize {
+    public static func scaledSize(for image: PixelSize, cells: CellSize, cellPixelSize: PixelSize) -> PixelSize {
         PixelScaler.fit(image, in: cellPixelSize.pixels(for: cells))
     }
 
     /// Renders `image` into at most `cells`.
-    public func render(_ image: Image, cells: CellSize, cellPixelSize: CellPixelSize) throws(RenderError) -> RenderedImage {
+    public func render(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage {
         try validate(image, cells: cells)
         let size = Self.scaledSize(for: image.size, cells: cells, cellPixelSize: cellPixelSize)
         var rgb: [UInt8]

@@ -7,7 +7,7 @@ enum TextGrid {
     /// look on screen. `samplesPerCell` is 2 for half blocks, 1 for ASCII. Height is a multiple of
     /// `samplesPerCell`.
     static func size(
-        for image: PixelSize, cells: CellSize, cellPixelSize: CellPixelSize, samplesPerCell: Int
+        for image: PixelSize, cells: CellSize, cellPixelSize: PixelSize, samplesPerCell: Int
     ) -> PixelSize {
         // A sample is cellWidth wide and cellHeight/samplesPerCell tall on screen.
         let sampleWidth = Double(cellPixelSize.width)

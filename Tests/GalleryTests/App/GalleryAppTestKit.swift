@@ -51,7 +51,7 @@ final class RecordingSource: CellImageSource, Sendable {
 struct LoggingPainter: CellPainter {
     let inner = RendererPainter(renderer: HalfBlockRenderer())
     let source: RecordingSource
-    func paint(_ image: Image, cells: TermSize, cellPixels: PixelSize) -> PaintedImage? {
+    func paint(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? {
         defer { source.log.withLock { $0.append("painted") } }
         return inner.paint(image, cells: cells, cellPixels: cellPixels)
     }
@@ -60,7 +60,7 @@ struct LoggingPainter: CellPainter {
 /// A painter that blocks until `release` is signalled (a very slow encoder).
 struct BlockedPainter: CellPainter {
     let release = DispatchSemaphore(value: 0)
-    func paint(_ image: Image, cells: TermSize, cellPixels: PixelSize) -> PaintedImage? {
+    func paint(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? {
         _ = release.wait(timeout: .now() + 30)
         release.signal()
         return nil
@@ -74,7 +74,7 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
     let keyboard: (read: Int32, write: Int32)
     let done = DispatchSemaphore(value: 0)
 
-    init(count: Int, size: TermSize = TermSize(columns: 160, rows: 37), source: RecordingSource = RecordingSource(),
+    init(count: Int, size: CellSize = CellSize(columns: 160, rows: 37), source: RecordingSource = RecordingSource(),
          painter: CellPainter? = nil) throws {
         var fds: [Int32] = [0, 0]
         _ = pipe(&fds)

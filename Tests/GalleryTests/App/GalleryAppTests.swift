@@ -86,7 +86,7 @@ import TestSupport
     @Test func resizeAndStatusEventsReachTheModel() async throws {
         let harness = try AppHarness(count: 10)
         #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 10 })
-        harness.screen.size = TermSize(columns: 40, rows: 12)
+        harness.screen.size = CellSize(columns: 40, rows: 12)
         harness.screen.queuedEvents.append(.resized)
         harness.app.inbox.post(.status { $0.cacheHits = 6 })
         #expect(await harness.wait { $0.filter { $0.hasPrefix("cancel ") }.count >= 1 })
@@ -99,7 +99,7 @@ import TestSupport
             inbox.post(.quit)
         })
         #expect(await harness.finish())
-        #expect(harness.app.model.terminal == TermSize(columns: 40, rows: 12))
+        #expect(harness.app.model.terminal == CellSize(columns: 40, rows: 12))
         #expect(harness.app.status.cacheHits == 7)
         #expect(harness.screen.lines.last?.contains("7 cached") == true)
     }
@@ -121,7 +121,7 @@ import TestSupport
         // number of images (233 of 73).
         let harness = try AppHarness(count: 10, source: RecordingSource(origin: "memory"))
         #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 10 })
-        harness.screen.size = TermSize(columns: 40, rows: 12)
+        harness.screen.size = CellSize(columns: 40, rows: 12)
         harness.screen.queuedEvents.append(.resized)
         harness.app.inbox.post(.work {})
         #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count > 10 })

@@ -2,6 +2,7 @@ import Foundation
 import ImageCodecs
 import Testing
 @testable import Gallery
+import TerminalGraphics
 
 @Suite struct FrameComposerTests {
     let composer = FrameComposer()
@@ -36,7 +37,7 @@ import Testing
     @Test func picturesBecomeCentredPlacementsAndTheirCellsStayBlank() {
         var model = makeModel(count: 4)
         model.setState(.final, of: 0)
-        let painted = PaintedImage(rows: Array(repeating: Array("x".utf8), count: 5), cells: TermSize(columns: 21, rows: 5), identity: 7)
+        let painted = RenderedImage(kind: .ascii, rows: Array(repeating: Array("x".utf8), count: 5), cells: CellSize(columns: 21, rows: 5), identity: 7)
         let frame = composer.compose(model, status: StatusInfo()) { $0 == 0 ? painted : nil }
         #expect(frame.placements.count == 1)
         let image = model.layout.placement(of: 0, scrollRow: 0)!.image  // 25×9
@@ -47,7 +48,7 @@ import Testing
     @Test func helpOverlayHidesImagesUnderItAndListsTheKeys() {
         var model = makeModel(count: 40)
         _ = model.perform(.toggleHelp)
-        let painted = PaintedImage(rows: [[]], cells: TermSize(columns: 25, rows: 9), identity: 1)
+        let painted = RenderedImage(kind: .ascii, rows: [[]], cells: CellSize(columns: 25, rows: 9), identity: 1)
         let frame = composer.compose(model, status: StatusInfo()) { _ in painted }
         let text = (0..<frame.grid.size.rows).map { frame.grid.line($0) }.joined(separator: "\n")
         #expect(text.contains("sdgallery — keys"))
@@ -68,13 +69,13 @@ import Testing
             var tiny = makeModel(count: 5, columns: size.0, rows: size.1, columnsOverride: nil)
             for action in [GalleryAction.toggleHelp] { _ = tiny.perform(action) }
             let f = composer.compose(tiny, status: StatusInfo()) { _ in nil }
-            #expect(f.grid.size == TermSize(columns: size.0, rows: size.1))
+            #expect(f.grid.size == CellSize(columns: size.0, rows: size.1))
         }
     }
 
     @Test func hostileTitlesReachTheGridSanitized() {
         let entry = URLListEntry(line: 1, location: .remote(URL(string: "https://e.example/a.jpg")!), title: "evil\u{1B}]0;x\u{07}title")
-        let model = GalleryModel(items: [GalleryItem(entry: entry)], terminal: TermSize(columns: 80, rows: 24), cellPixels: PixelSize(width: 8, height: 16))
+        let model = GalleryModel(items: [GalleryItem(entry: entry)], terminal: CellSize(columns: 80, rows: 24), cellPixels: PixelSize(width: 8, height: 16))
         let frame = composer.compose(model, status: StatusInfo()) { _ in nil }
         for cell in frame.grid.cells { #expect(!cell.text.unicodeScalars.contains { TerminalText.isUnsafe($0) }) }
     }

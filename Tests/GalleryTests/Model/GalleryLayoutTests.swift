@@ -1,6 +1,7 @@
 import ImageCodecs
 import Testing
 @testable import Gallery
+import TerminalGraphics
 
 @Suite struct GalleryLayoutTests {
     let px = PixelSize(width: 8, height: 16)
@@ -8,7 +9,7 @@ import Testing
     @Test(arguments: [(10, 5), (1, 1), (0, 0), (2, 2), (20, 3), (80, 24), (120, 40), (160, 48), (300, 100), (1000, 400), (4000, 2000)])
     func layoutFitsInsideTheTerminal(columns: Int, rows: Int) {
         for mode in ViewMode.allCases {
-            let layout = GalleryLayout(mode: mode, terminal: TermSize(columns: columns, rows: rows), cellPixels: px)
+            let layout = GalleryLayout(mode: mode, terminal: CellSize(columns: columns, rows: rows), cellPixels: px)
             #expect(layout.columns >= 1)
             let count = 10_000
             for index in 0..<min(count, layout.pageCapacity) {
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func tinyTerminalStillShowsOneImageWithACaption() {
-        let layout = GalleryLayout(mode: .grid, terminal: TermSize(columns: 10, rows: 5), cellPixels: px)
+        let layout = GalleryLayout(mode: .grid, terminal: CellSize(columns: 10, rows: 5), cellPixels: px)
         #expect(layout.columns == 1)
         #expect(layout.visibleRows == 1)
         #expect(layout.captionRows == 1)
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test func typicalGridUsesCellPixelSizeForColumnsAndAspect() {
-        let layout = GalleryLayout(mode: .grid, terminal: TermSize(columns: 160, rows: 48), cellPixels: px)
+        let layout = GalleryLayout(mode: .grid, terminal: CellSize(columns: 160, rows: 48), cellPixels: px)
         #expect(layout.columns == 7)      // 176 px wanted = 22 columns of 8 px, plus a 1-column gap
         #expect(layout.cellWidth == 22)
         #expect(layout.imageRows == 8)    // 176 px wide, 4:3 box → 132 px ≈ 8 rows of 16 px
@@ -49,13 +50,13 @@ import Testing
         #expect(layout.rowGap == 1)
         #expect(layout.visibleRows == 4)  // 4 × (8 + 2) + 3 gaps = 43 ≤ 47
         // Bigger cells (in pixels) give fewer, wider thumbnails in cells.
-        let big = GalleryLayout(mode: .grid, terminal: TermSize(columns: 160, rows: 48), cellPixels: PixelSize(width: 16, height: 32))
+        let big = GalleryLayout(mode: .grid, terminal: CellSize(columns: 160, rows: 48), cellPixels: PixelSize(width: 16, height: 32))
         #expect(big.columns > layout.columns)
         #expect(big.cellWidth < layout.cellWidth)
     }
 
     @Test func columnsOverrideIsHonouredAndClamped() {
-        let t = TermSize(columns: 100, rows: 30)
+        let t = CellSize(columns: 100, rows: 30)
         #expect(GalleryLayout(mode: .grid, terminal: t, cellPixels: px, columnsOverride: 3).columns == 3)
         #expect(GalleryLayout(mode: .grid, terminal: t, cellPixels: px, columnsOverride: 1).cellWidth == 100)
         #expect(GalleryLayout(mode: .grid, terminal: t, cellPixels: px, columnsOverride: 500).columns == 20)
@@ -63,7 +64,7 @@ import Testing
     }
 
     @Test func listModeHasThumbnailAndTextSideBySide() {
-        let layout = GalleryLayout(mode: .list, terminal: TermSize(columns: 80, rows: 25), cellPixels: px)
+        let layout = GalleryLayout(mode: .list, terminal: CellSize(columns: 80, rows: 25), cellPixels: px)
         #expect(layout.columns == 1)
         #expect(layout.visibleRows == 6)  // 24 content rows, 4 per item
         let place = layout.placement(of: 2, scrollRow: 0)
@@ -73,7 +74,7 @@ import Testing
     }
 
     @Test func hitTestingFindsTheCellUnderTheMouse() {
-        let layout = GalleryLayout(mode: .grid, terminal: TermSize(columns: 160, rows: 48), cellPixels: px)
+        let layout = GalleryLayout(mode: .grid, terminal: CellSize(columns: 160, rows: 48), cellPixels: px)
         let place = layout.placement(of: 8, scrollRow: 1)!
         #expect(layout.index(atColumn: place.cell.column, row: place.cell.row, scrollRow: 1, count: 100) == 8)
         #expect(layout.index(atColumn: place.cell.maxColumn - 1, row: place.cell.maxRow - 1, scrollRow: 1, count: 100) == 8)

@@ -3,12 +3,13 @@ import Foundation
 import ImageCodecs
 import Testing
 @testable import Gallery
+import TerminalGraphics
 
 /// A model over `count` synthetic items.
 /// Defaults give 6 columns × 3 rows (18 per screen), thumbnails of 25×9 cells = 200×144 px.
 func makeModel(count: Int, columns: Int = 160, rows: Int = 37, mode: ViewMode = .grid, columnsOverride: Int? = 6) -> GalleryModel {
     let items = (0..<count).map { GalleryItem(entry: URLListEntry(line: $0 + 1, location: .remote(URL(string: "https://e.example/\($0).jpg")!))) }
-    return GalleryModel(items: items, terminal: TermSize(columns: columns, rows: rows), cellPixels: PixelSize(width: 8, height: 16), mode: mode, columnsOverride: columnsOverride)
+    return GalleryModel(items: items, terminal: CellSize(columns: columns, rows: rows), cellPixels: PixelSize(width: 8, height: 16), mode: mode, columnsOverride: columnsOverride)
 }
 
 @Suite struct GalleryModelTests {
@@ -123,7 +124,7 @@ func makeModel(count: Int, columns: Int = 160, rows: Int = 37, mode: ViewMode = 
         for _ in 0..<10 { _ = model.perform(.pageDown) }
         let selected = model.selection
         for size in [(10, 5), (40, 12), (300, 100), (1, 2), (160, 48), (0, 0), (80, 24)] {
-            model.resize(terminal: TermSize(columns: size.0, rows: size.1))
+            model.resize(terminal: CellSize(columns: size.0, rows: size.1))
             #expect(model.selection == selected)
             if model.layout.visibleRows > 0 {
                 #expect(model.visibleIndices.contains(selected), "\(size): \(model.visibleIndices)")
@@ -158,7 +159,7 @@ func makeModel(count: Int, columns: Int = 160, rows: Int = 37, mode: ViewMode = 
         var text = Data(capacity: 45_000_000)
         for number in 0..<1_000_000 { text.append(contentsOf: "https://e.example/p/\(number).jpg Photo \(number)\n".utf8) }
         let index = URLListIndex(bytes: text, baseDirectory: URL(fileURLWithPath: "/"), home: nil)
-        var model = GalleryModel(items: GalleryItems(index: index), terminal: TermSize(columns: 160, rows: 37),
+        var model = GalleryModel(items: GalleryItems(index: index), terminal: CellSize(columns: 160, rows: 37),
                                  cellPixels: PixelSize(width: 8, height: 16), columnsOverride: 6)
         #expect(model.count == 1_000_000)
         let first = model.reconcile()

@@ -1,6 +1,7 @@
 import ImageCodecs
 import Testing
 @testable import Gallery
+import TerminalGraphics
 
 @Suite struct SlotBinderTests {
     @Test func firstReconcileBindsTheScreenNearestTheSelectionFirstAndPrefetchesTheNext() {
@@ -77,7 +78,7 @@ import Testing
     @Test func resizeRebindsAtTheNewTargetSize() {
         var model = makeModel(count: 100)
         _ = model.reconcile()
-        model.resize(terminal: TermSize(columns: 80, rows: 24))
+        model.resize(terminal: CellSize(columns: 80, rows: 24))
         let diff = model.reconcile()
         #expect(diff.cancels.count == 18)
         #expect(!diff.binds.isEmpty)
@@ -120,7 +121,7 @@ import Testing
         var live: [SlotID: SlotBinding] = [:]
         for step in 0..<2000 {
             _ = model.perform(actions.randomElement(using: &generator)!)
-            if step % 97 == 0 { model.resize(terminal: TermSize(columns: Int.random(in: 5...300), rows: Int.random(in: 3...120))) }
+            if step % 97 == 0 { model.resize(terminal: CellSize(columns: Int.random(in: 5...300), rows: Int.random(in: 3...120))) }
             let diff = model.reconcile()
             for c in diff.cancels { #expect(live.removeValue(forKey: c.slot) == c) }
             for b in diff.binds { #expect(live[b.slot] == nil); live[b.slot] = b }

@@ -1,15 +1,16 @@
 import Testing
 @testable import Gallery
+import TerminalGraphics
 
 @Suite struct FrameWriterTests {
     func placement(_ column: Int, _ row: Int, id: UInt64, columns: Int = 4, rows: Int = 2) -> BitmapPlacement {
         let lines = (0..<rows).map { Array("row\($0)".utf8) }
-        return BitmapPlacement(column: column, row: row, image: PaintedImage(rows: lines, cells: TermSize(columns: columns, rows: rows), identity: id))
+        return BitmapPlacement(column: column, row: row, image: RenderedImage(kind: .ascii, rows: lines, cells: CellSize(columns: columns, rows: rows), identity: id))
     }
 
     @Test func writesOnlyNewOrChangedPlacementsAndLeavesNeighboursAlone() {
         var writer = FrameWriter(synchronizedOutput: true)
-        let terminal = TermSize(columns: 40, rows: 10)
+        let terminal = CellSize(columns: 40, rows: 10)
         let a = placement(0, 0, id: 1), b = placement(10, 0, id: 2), c = placement(0, 4, id: 3)
         let first = writer.plan([a, b, c], terminal: terminal, repaintAll: false, changedRows: [])
         #expect(first.emit == [a, b, c])
@@ -29,7 +30,7 @@ import Testing
         // The old code skipped the erase when the new placement lay inside the old one's rows
         // (`CellRect.covers`): the strip of the old image right of and below the new one stayed.
         var writer = FrameWriter()
-        let terminal = TermSize(columns: 40, rows: 10)
+        let terminal = CellSize(columns: 40, rows: 10)
         let big = placement(10, 2, id: 1, columns: 6, rows: 3)
         let small = placement(10, 2, id: 2, columns: 4, rows: 2)
         _ = writer.plan([big], terminal: terminal, repaintAll: false, changedRows: [])
@@ -43,8 +44,8 @@ import Testing
 
     @Test func aCellTurnedFromImageToErrorTextIsErased() {
         var writer = FrameWriter()
-        let terminal = TermSize(columns: 40, rows: 10)
-        let image = BitmapPlacement(column: 0, row: 0, image: PaintedImage(bytes: Array("\u{1B}Pq#0~\u{1B}\\".utf8), cells: TermSize(columns: 5, rows: 2), identity: 7))
+        let terminal = CellSize(columns: 40, rows: 10)
+        let image = BitmapPlacement(column: 0, row: 0, image: RenderedImage(kind: .sixel, bytes: Array("\u{1B}Pq#0~\u{1B}\\".utf8), cells: CellSize(columns: 5, rows: 2), identity: 7))
         _ = writer.plan([image], terminal: terminal, repaintAll: false, changedRows: [])
         // The error text lands in row 0 only: the sixel's pixels on row 1 are text-free and would stay.
         let plan = writer.plan([], terminal: terminal, repaintAll: false, changedRows: [0])
@@ -55,7 +56,7 @@ import Testing
 
     @Test func removedPlacementsAreClearedAndNeighboursKeepTheirPixels() {
         var writer = FrameWriter()
-        let terminal = TermSize(columns: 40, rows: 10)
+        let terminal = CellSize(columns: 40, rows: 10)
         let a = placement(0, 0, id: 1), b = placement(10, 0, id: 2)
         _ = writer.plan([a, b], terminal: terminal, repaintAll: false, changedRows: [])
         let plan = writer.plan([a], terminal: terminal, repaintAll: false, changedRows: [])
@@ -65,7 +66,7 @@ import Testing
 
     @Test func aPlacementOverlappingAClearedRectangleIsWrittenAgain() {
         var writer = FrameWriter()
-        let terminal = TermSize(columns: 40, rows: 10)
+        let terminal = CellSize(columns: 40, rows: 10)
         let a = placement(0, 0, id: 1, columns: 8, rows: 2), b = placement(6, 0, id: 2)
         _ = writer.plan([a], terminal: terminal, repaintAll: false, changedRows: [])
         _ = writer.plan([a, b], terminal: terminal, repaintAll: false, changedRows: [])
@@ -74,7 +75,7 @@ import Testing
     }
 
     @Test func changedRowsAreFoundByComparingGrids() {
-        var a = CellGrid(size: TermSize(columns: 5, rows: 4))
+        var a = CellGrid(size: CellSize(columns: 5, rows: 4))
         var b = a
         b.put("x", column: 4, row: 2)
         #expect(FrameWriter.changedRows(from: a, to: b) == [2])
@@ -84,7 +85,7 @@ import Testing
     }
 
     @Test func rowsThatMovedAreSeenAndBlankRunsSkipPlacements() {
-        var old = CellGrid(size: TermSize(columns: 6, rows: 5))
+        var old = CellGrid(size: CellSize(columns: 6, rows: 5))
         old.put("ab", column: 0, row: 1)
         var scrolled = CellGrid(size: old.size)
         scrolled.put("ab", column: 0, row: 3)
@@ -103,7 +104,7 @@ import Testing
 
     @Test func textChangesOnAnImageRowRewriteIt() {
         var writer = FrameWriter()
-        let terminal = TermSize(columns: 40, rows: 10)
+        let terminal = CellSize(columns: 40, rows: 10)
         let a = placement(0, 0, id: 1)
         _ = writer.plan([a], terminal: terminal, repaintAll: false, changedRows: [])
         #expect(writer.plan([a], terminal: terminal, repaintAll: false, changedRows: [1]).emit == [a])
@@ -113,8 +114,8 @@ import Testing
 
     @Test func imagesThatTextCannotEraseAreDeletedWithTheirEraseBytes() {
         var writer = FrameWriter()
-        let terminal = TermSize(columns: 40, rows: 10)
-        let kitty = BitmapPlacement(column: 0, row: 0, image: PaintedImage(bytes: Array("<img>".utf8), cells: TermSize(columns: 4, rows: 2), identity: 5, erase: Array("<del>".utf8)))
+        let terminal = CellSize(columns: 40, rows: 10)
+        let kitty = BitmapPlacement(column: 0, row: 0, image: RenderedImage(kind: .kitty, bytes: Array("<img>".utf8), cells: CellSize(columns: 4, rows: 2), identity: 5, erase: Array("<del>".utf8)))
         _ = writer.plan([kitty], terminal: terminal, repaintAll: false, changedRows: [])
         let gone = writer.plan([], terminal: terminal, repaintAll: false, changedRows: [])
         #expect(gone.erased == [kitty])
@@ -125,7 +126,7 @@ import Testing
 
     @Test func neverWritesOnTheLastRowOrOutside() {
         var writer = FrameWriter()
-        let terminal = TermSize(columns: 40, rows: 10)
+        let terminal = CellSize(columns: 40, rows: 10)
         let onLastRow = placement(0, 8, id: 1)  // rows 8-9: touches row 9, the last
         let outside = placement(38, 0, id: 2)   // columns 38-41
         let ok = placement(0, 7, id: 3)         // rows 7-8
@@ -139,7 +140,7 @@ import Testing
         #expect(FrameWriter(synchronizedOutput: false).frameStart.isEmpty)
         let bytes = FrameWriter.bytes(for: [placement(2, 3, id: 1)])
         #expect(String(decoding: bytes, as: UTF8.self) == "\u{1B}7\u{1B}[4;3Hrow0\u{1B}[5;3Hrow1\u{1B}[0m\u{1B}8")
-        let sixel = BitmapPlacement(column: 0, row: 0, image: PaintedImage(bytes: Array("\u{1B}Pq#0~\u{1B}\\".utf8), cells: TermSize(columns: 1, rows: 1), identity: 9))
+        let sixel = BitmapPlacement(column: 0, row: 0, image: RenderedImage(kind: .sixel, bytes: Array("\u{1B}Pq#0~\u{1B}\\".utf8), cells: CellSize(columns: 1, rows: 1), identity: 9))
         #expect(String(decoding: FrameWriter.bytes(for: [sixel]), as: UTF8.self) == "\u{1B}7\u{1B}[1;1H\u{1B}Pq#0~\u{1B}\\\u{1B}[0m\u{1B}8")
         #expect(FrameWriter.bytes(for: []).isEmpty)
     }

@@ -7,7 +7,7 @@ import TestSupport
 /// kitty through the frame writer: one upload per image id, one placement per cell, placements
 /// deleted (data kept) when a cell changes, data freed when the painter drops it, all cleared on close.
 @Suite struct FrameWriterUploadTests {
-    let terminal = TermSize(columns: 40, rows: 12)
+    let terminal = CellSize(columns: 40, rows: 12)
     let cellPixels = PixelSize(width: 10, height: 20)
     let painter = RendererPainter(renderer: KittyRenderer())
 
@@ -19,7 +19,7 @@ import TestSupport
     }
 
     func place(_ image: Image, _ column: Int, _ row: Int) throws -> BitmapPlacement {
-        let painted = try #require(painter.paint(image, cells: TermSize(columns: 8, rows: 3), cellPixels: cellPixels))
+        let painted = try #require(painter.paint(image, cells: CellSize(columns: 8, rows: 3), cellPixels: cellPixels))
         return BitmapPlacement(column: column, row: row, image: painted)
     }
 
@@ -83,12 +83,12 @@ import TestSupport
 
     @Test func painterReportsWhatItsCacheDroppedAndScreenFreesIt() throws {
         let x = image(seed: 11), y = image(seed: 13)
-        let probe = try KittyRenderer().render(x, cells: CellSize(columns: 8, rows: 3), cellPixelSize: CellPixelSize(width: 10, height: 20))
+        let probe = try KittyRenderer().render(x, cells: CellSize(columns: 8, rows: 3), cellPixelSize: PixelSize(width: 10, height: 20))
         let small = RendererPainter(renderer: KittyRenderer(), cache: EncodedOutputCache(costLimit: probe.cost * 3 / 2))
         let screen = InMemoryScreen(size: terminal, cellPixels: cellPixels)
-        let px = try #require(small.paint(x, cells: TermSize(columns: 8, rows: 3), cellPixels: cellPixels))
+        let px = try #require(small.paint(x, cells: CellSize(columns: 8, rows: 3), cellPixels: cellPixels))
         screen.present(Frame(grid: CellGrid(size: terminal), placements: [BitmapPlacement(column: 0, row: 0, image: px)]), repaintAll: false)
-        let py = try #require(small.paint(y, cells: TermSize(columns: 8, rows: 3), cellPixels: cellPixels))
+        let py = try #require(small.paint(y, cells: CellSize(columns: 8, rows: 3), cellPixels: cellPixels))
         let released = small.takeReleasedUploads()
         #expect(released == [try #require(px.upload?.id)])
         screen.present(Frame(grid: CellGrid(size: terminal), placements: [BitmapPlacement(column: 0, row: 0, image: py)], released: released), repaintAll: false)

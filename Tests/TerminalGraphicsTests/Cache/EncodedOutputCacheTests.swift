@@ -9,14 +9,14 @@ final class CountingRenderer: ImageRenderer {
     let calls = Atomic<Int>(0)
     init(_ inner: any ImageRenderer) { self.inner = inner }
     var identity: RendererIdentity { inner.identity }
-    func render(_ image: Image, cells: CellSize, cellPixelSize: CellPixelSize) throws(RenderError) -> RenderedImage {
+    func render(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage {
         calls.add(1, ordering: .relaxed)
         return try inner.render(image, cells: cells, cellPixelSize: cellPixelSize)
     }
 }
 
 @Suite struct EncodedOutputCacheTests {
-    let cell = CellPixelSize(width: 10, height: 20)
+    let cell = PixelSize(width: 10, height: 20)
     let cells = CellSize(columns: 16, rows: 5)
 
     @Test func hitReturnsIdenticalBytesWithoutEncoding() throws {
@@ -36,7 +36,7 @@ final class CountingRenderer: ImageRenderer {
         _ = try cache.render(image, cells: cells, cellPixelSize: cell, with: HalfBlockRenderer())
         _ = try cache.render(image, cells: CellSize(columns: 8, rows: 4), cellPixelSize: cell, with: HalfBlockRenderer())
         _ = try cache.render(image, cells: cells, cellPixelSize: cell, with: HalfBlockRenderer(colorDepth: .color256))
-        _ = try cache.render(image, cells: cells, cellPixelSize: CellPixelSize(width: 8, height: 16), with: HalfBlockRenderer())
+        _ = try cache.render(image, cells: cells, cellPixelSize: PixelSize(width: 8, height: 16), with: HalfBlockRenderer())
         _ = try cache.render(image, cells: cells, cellPixelSize: cell, with: SixelRenderer(tmuxPassthrough: true))
         _ = try cache.render(TestImages.photo(width: 40, height: 40), cells: cells, cellPixelSize: cell, with: HalfBlockRenderer())
         #expect(cache.statistics.encodes == 6 && cache.count == 6)
@@ -90,7 +90,7 @@ final class CountingRenderer: ImageRenderer {
         let first = try cache.render(a, cells: small, cellPixelSize: cell, with: renderer)
         #expect(cache.takeFreedKittyImageIDs().isEmpty)
         _ = try cache.render(b, cells: small, cellPixelSize: cell, with: renderer)
-        #expect(cache.takeFreedKittyImageIDs() == [try #require(first.kittyImageID)])
+        #expect(cache.takeFreedKittyImageIDs() == [try #require(first.upload?.id)])
         #expect(cache.takeFreedKittyImageIDs().isEmpty)
         cache.removeAll(imageID: b.id)
         #expect(cache.takeFreedKittyImageIDs().count == 1)

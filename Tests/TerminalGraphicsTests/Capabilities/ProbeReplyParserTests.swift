@@ -1,5 +1,6 @@
 import Testing
 @testable import TerminalGraphics
+import ImageCodecs
 
 /// Canned reply streams, as real terminals answer `TerminalProbe.query(includeBackground: true)`.
 enum CannedReplies {
@@ -20,7 +21,7 @@ enum CannedReplies {
         #expect(r.terminalVersion == "XTerm(379)")
         #expect(r.supportsSixel)
         #expect(r.kittyGraphics == nil)
-        #expect(r.cellPixelSize == CellPixelSize(width: 10, height: 20))
+        #expect(r.cellPixelSize == PixelSize(width: 10, height: 20))
         #expect(r.syncOutputMode == 0 && !r.supportsSyncOutput)
         #expect(r.backgroundColor == .black)
     }
@@ -28,7 +29,7 @@ enum CannedReplies {
     @Test func xtermWithoutSixel() {
         let r = parse(CannedReplies.xtermPlain)
         #expect(r.sawDeviceAttributes && !r.supportsSixel)
-        #expect(r.cellPixelSize == CellPixelSize(width: 9, height: 17))
+        #expect(r.cellPixelSize == PixelSize(width: 9, height: 17))
     }
 
     @Test func mltermAnswersWithBELTerminatedOSC() {
@@ -36,7 +37,7 @@ enum CannedReplies {
         #expect(r.terminalVersion == nil)
         #expect(r.supportsSixel)
         #expect(r.backgroundColor == RGBColor(r: 255, g: 255, b: 255))
-        #expect(r.cellPixelSize == CellPixelSize(width: 8, height: 16))
+        #expect(r.cellPixelSize == PixelSize(width: 8, height: 16))
     }
 
     @Test func kittyAnswersGraphicsQuery() {
@@ -50,7 +51,7 @@ enum CannedReplies {
     @Test func footHasSixelAndSync() {
         let r = parse(CannedReplies.foot)
         #expect(r.supportsSixel && r.supportsSyncOutput && r.kittyGraphics == nil)
-        #expect(r.cellPixelSize == CellPixelSize(width: 11, height: 22))
+        #expect(r.cellPixelSize == PixelSize(width: 11, height: 22))
     }
 
     @Test func weztermHasBoth() {

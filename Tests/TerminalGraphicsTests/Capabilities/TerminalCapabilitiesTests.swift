@@ -1,8 +1,9 @@
 import Testing
 @testable import TerminalGraphics
+import ImageCodecs
 
 @Suite struct TerminalCapabilitiesTests {
-    func resolve(_ reply: String, _ env: [String: String], window: CellPixelSize? = nil) -> TerminalCapabilities {
+    func resolve(_ reply: String, _ env: [String: String], window: PixelSize? = nil) -> TerminalCapabilities {
         let replies = ProbeReplyParser.parse(Array(reply.utf8))
         let status: ProbeStatus = replies.sawDeviceAttributes ? .answered : .timedOut
         return TerminalCapabilities.resolve(
@@ -12,13 +13,13 @@ import Testing
     @Test func xtermVT340() {
         let caps = resolve(CannedReplies.xtermSixel, ["TERM": "xterm-256color"])
         #expect(caps.graphics == .sixel && caps.colorDepth == .color256 && !caps.inTmux)
-        #expect(caps.cellPixelSize == CellPixelSize(width: 10, height: 20))
+        #expect(caps.cellPixelSize == PixelSize(width: 10, height: 20))
         #expect(RendererSelection.choose(for: caps).kind == .sixel)
     }
 
     @Test func windowSizeBeatsCSI16t() {
-        let caps = resolve(CannedReplies.xtermSixel, [:], window: CellPixelSize(width: 7, height: 14))
-        #expect(caps.cellPixelSize == CellPixelSize(width: 7, height: 14))
+        let caps = resolve(CannedReplies.xtermSixel, [:], window: PixelSize(width: 7, height: 14))
+        #expect(caps.cellPixelSize == PixelSize(width: 7, height: 14))
         #expect(caps.sources["cell size"] == "TIOCGWINSZ")
     }
 

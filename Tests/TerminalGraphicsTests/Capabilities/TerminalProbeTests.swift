@@ -5,6 +5,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import ImageCodecs
 
 /// A pseudo-terminal pair: the probe talks to `slave` as to a real tty; the test plays the terminal
 /// on `master`.
@@ -99,7 +100,7 @@ struct PseudoTerminal {
     }
 
     @Test func windowSizeSanity() {
-        #expect(TerminalProbe.sane(columns: 80, rows: 24, xPixels: 800, yPixels: 480) == CellPixelSize(width: 10, height: 20))
+        #expect(TerminalProbe.sane(columns: 80, rows: 24, xPixels: 800, yPixels: 480) == PixelSize(width: 10, height: 20))
         #expect(TerminalProbe.sane(columns: 80, rows: 24, xPixels: 0, yPixels: 0) == nil)
         #expect(TerminalProbe.sane(columns: 80, rows: 24, xPixels: 80, yPixels: 24) == nil)
     }

@@ -8,7 +8,7 @@ import Testing
         (255, 0, 0, 255), (0, 0, 255, 255),
         (0, 255, 0, 255), (255, 255, 255, 255),
     ])
-    let cell = CellPixelSize(width: 10, height: 20)
+    let cell = PixelSize(width: 10, height: 20)
     let cells = CellSize(columns: 2, rows: 1)
 
     @Test func truecolorExact() throws {
@@ -61,13 +61,13 @@ import Testing
         let tall = try HalfBlockRenderer().render(square, cells: CellSize(columns: 20, rows: 20), cellPixelSize: cell)
         #expect(tall.cells == CellSize(columns: 20, rows: 10))
         // 10×10 px cells: as many columns as rows.
-        let even = try HalfBlockRenderer().render(square, cells: CellSize(columns: 20, rows: 20), cellPixelSize: CellPixelSize(width: 10, height: 10))
+        let even = try HalfBlockRenderer().render(square, cells: CellSize(columns: 20, rows: 20), cellPixelSize: PixelSize(width: 10, height: 10))
         #expect(even.cells == CellSize(columns: 20, rows: 20))
         #expect(tall.rows.count == 10)
     }
 
     @Test func positionedUsesAbsoluteCursorPerRow() throws {
-        let out = try HalfBlockRenderer().render(TestImages.solid(width: 2, height: 4, r: 0, g: 0, b: 0), cells: CellSize(columns: 2, rows: 2), cellPixelSize: CellPixelSize(width: 10, height: 10))
+        let out = try HalfBlockRenderer().render(TestImages.solid(width: 2, height: 4, r: 0, g: 0, b: 0), cells: CellSize(columns: 2, rows: 2), cellPixelSize: PixelSize(width: 10, height: 10))
         let text = String(decoding: out.positioned(row: 3, column: 5), as: UTF8.self)
         #expect(text.hasPrefix("\u{1B}[3;5H") && text.contains("\u{1B}[4;5H"))
     }
@@ -84,9 +84,9 @@ import Testing
 @Suite struct AsciiRendererTests {
     @Test func rampFromDarkToLight() throws {
         let img = TestImages.make(width: 3, height: 1, [(0, 0, 0, 255), (128, 128, 128, 255), (255, 255, 255, 255)])
-        let out = try AsciiRenderer().render(img, cells: CellSize(columns: 3, rows: 1), cellPixelSize: CellPixelSize(width: 10, height: 10))
+        let out = try AsciiRenderer().render(img, cells: CellSize(columns: 3, rows: 1), cellPixelSize: PixelSize(width: 10, height: 10))
         #expect(out.rows == [bytes(" +@")])
-        let light = try AsciiRenderer(background: RGBColor(r: 255, g: 255, b: 255)).render(img, cells: CellSize(columns: 3, rows: 1), cellPixelSize: CellPixelSize(width: 10, height: 10))
+        let light = try AsciiRenderer(background: RGBColor(r: 255, g: 255, b: 255)).render(img, cells: CellSize(columns: 3, rows: 1), cellPixelSize: PixelSize(width: 10, height: 10))
         #expect(light.rows == [bytes("@= ")])
     }
 }

@@ -91,7 +91,7 @@ import Testing
 
     @Test(.enabled(if: XtermHarness.which("tmux") != nil, "skipped: needs tmux"), .timeLimit(.minutes(1)))
     func truecolorCellsShowTheRightColours() async throws {
-        let out = try HalfBlockRenderer().render(Self.image, cells: CellSize(columns: 2, rows: 2), cellPixelSize: CellPixelSize(width: 10, height: 20))
+        let out = try HalfBlockRenderer().render(Self.image, cells: CellSize(columns: 2, rows: 2), cellPixelSize: PixelSize(width: 10, height: 20))
         let rows = Self.cells(try await showInTmux(out.positioned(row: 2, column: 4)))
         try #require(rows.count >= 3)
         #expect(rows[0].isEmpty)
@@ -107,7 +107,7 @@ import Testing
 
     @Test(.enabled(if: XtermHarness.which("tmux") != nil, "skipped: needs tmux"), .timeLimit(.minutes(1)))
     func palette256CellsShowTheRightIndices() async throws {
-        let out = try HalfBlockRenderer(colorDepth: .color256).render(Self.image, cells: CellSize(columns: 2, rows: 2), cellPixelSize: CellPixelSize(width: 10, height: 20))
+        let out = try HalfBlockRenderer(colorDepth: .color256).render(Self.image, cells: CellSize(columns: 2, rows: 2), cellPixelSize: PixelSize(width: 10, height: 20))
         let rows = Self.cells(try await showInTmux(out.bytes))
         try #require(rows.count >= 2)
         #expect(rows[0] == [

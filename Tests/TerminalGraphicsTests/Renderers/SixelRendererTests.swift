@@ -3,7 +3,7 @@ import Testing
 @testable import TerminalGraphics
 
 @Suite struct SixelRendererTests {
-    let cell = CellPixelSize(width: 10, height: 20)
+    let cell = PixelSize(width: 10, height: 20)
 
     /// Mean absolute difference per channel between two RGB buffers of the same size.
     func meanAbsoluteDifference(_ a: [UInt8], _ b: [UInt8]) -> Double {
@@ -46,7 +46,7 @@ import Testing
         // terminal did not answer OSC 11) and sent P2=0: a black line under most images.
         let odd = try SixelRenderer(background: RGBColor(r: 0, g: 0, b: 255)).render(
             TestImages.solid(width: 100, height: 41, r: 255, g: 255, b: 255), cells: CellSize(columns: 10, rows: 3),
-            cellPixelSize: CellPixelSize(width: 10, height: 20))
+            cellPixelSize: PixelSize(width: 10, height: 20))
         #expect(odd.pixelSize == PixelSize(width: 100, height: 41))
         #expect(odd.bytes.starts(with: bytes("\u{1B}P0;1q")))
         let decoded = try SixelRenderer.decode(odd.bytes)
@@ -60,7 +60,7 @@ import Testing
         var pixels: [(UInt8, UInt8, UInt8, UInt8)] = []
         for _ in 0..<height { for x in 0..<width { pixels.append(x < width / 2 ? (255, 0, 0, 255) : (0, 0, 0, 0)) } }
         let image = TestImages.make(width: width, height: height, pixels)
-        let cells = CellSize(columns: 3, rows: 1), cellPixels = CellPixelSize(width: 8, height: 12)
+        let cells = CellSize(columns: 3, rows: 1), cellPixels = PixelSize(width: 8, height: 12)
         let keyed = try SixelRenderer(keepsTransparency: true).render(image, cells: cells, cellPixelSize: cellPixels)
         let blended = try SixelRenderer(background: RGBColor(r: 0, g: 0, b: 255)).render(image, cells: cells, cellPixelSize: cellPixels)
         #expect(keyed.bytes.starts(with: bytes("\u{1B}P0;1q")))

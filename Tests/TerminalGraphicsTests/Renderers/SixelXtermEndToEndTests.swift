@@ -88,7 +88,7 @@ enum XtermHarness {
         let colour = (r: 200, g: 40, b: 60)
         let image = TestImages.solid(width: 240, height: 120, r: UInt8(colour.r), g: UInt8(colour.g), b: UInt8(colour.b))
         // 12×3 cells of 10×20 px → a 120×60 box; the image is scaled down to fill it.
-        let out = try SixelRenderer().render(image, cells: CellSize(columns: 12, rows: 3), cellPixelSize: CellPixelSize(width: 10, height: 20))
+        let out = try SixelRenderer().render(image, cells: CellSize(columns: 12, rows: 3), cellPixelSize: PixelSize(width: 10, height: 20))
         #expect(out.pixelSize == PixelSize(width: 120, height: 60))
 
         let dir = try Fixtures.temporaryDirectory("sdgallery-e2e-sixel")
