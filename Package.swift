@@ -63,7 +63,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "sdgallery",
-            dependencies: ["Gallery", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Gallery", "TerminalGraphics", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Gallery
+import TerminalGraphics
 
 /// The `sdgallery` command: a terminal image gallery for lists of image URLs.
 @main
@@ -26,10 +27,10 @@ struct SDGallery: ParsableCommand {
     var columns: Int?
 
     @Option(help: "Image renderer: auto, sixel, kitty, blocks or ascii.")
-    var renderer: RendererChoice = .auto
+    var renderer: RendererOption = .auto
 
-    @Option(help: "Colour depth: truecolor, 256 or 16 (default: from the terminal).")
-    var colors: ColorChoice?
+    @Option(help: "Colour depth: truecolor, 256, 16 or mono (default: from the terminal; mono draws ASCII).")
+    var colors: ColorDepth?
 
     @Option(name: .customLong("max-concurrent"), help: ArgumentHelp("Concurrent downloads (1-64).", valueName: "N"))
     var maxConcurrent: Int = 6
@@ -183,6 +184,6 @@ enum ViewFlag: String, EnumerableFlag {
     }
 }
 
-extension RendererChoice: ExpressibleByArgument {}
-extension ColorChoice: ExpressibleByArgument {}
+extension RendererOption: ExpressibleByArgument {}
+extension ColorDepth: ExpressibleByArgument {}
 extension LoadOrder: ExpressibleByArgument {}

@@ -20,7 +20,7 @@ public struct GalleryComponents {
     /// start/stop, bytes) for the status bar.
     public var makeSource: (GalleryOptions, UIInbox<GalleryEvent>) -> CellImageSource
     /// The painter that turns images into terminal bytes for a cell rectangle.
-    public var makePainter: (GalleryOptions, TerminalEnvironment, TerminalCapabilities?) -> CellPainter
+    public var makePainter: (GalleryOptions, TerminalCapabilities?) -> CellPainter
     /// Loads one entry to completion for `--print` (nil target: details only). Called on several
     /// threads at once.
     public var loadForPrint: @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>
@@ -47,7 +47,7 @@ public struct GalleryComponents {
     /// Creates components from every factory.
     public init(probe: @escaping (GalleryOptions) -> TerminalCapabilities?,
                 makeSource: @escaping (GalleryOptions, UIInbox<GalleryEvent>) -> CellImageSource,
-                makePainter: @escaping (GalleryOptions, TerminalEnvironment, TerminalCapabilities?) -> CellPainter,
+                makePainter: @escaping (GalleryOptions, TerminalCapabilities?) -> CellPainter,
                 loadForPrint: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>,
                 probeReport: @escaping (GalleryOptions) -> String,
                 demoList: @escaping (GalleryOptions) -> URLList?,

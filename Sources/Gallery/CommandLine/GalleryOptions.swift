@@ -1,28 +1,5 @@
 import Foundation
-
-/// Which renderer draws images (`--renderer`).
-public enum RendererChoice: String, Sendable, Hashable, CaseIterable {
-    /// Chosen from the terminal probe.
-    case auto
-    /// DEC sixel graphics.
-    case sixel
-    /// kitty graphics protocol.
-    case kitty
-    /// `▀` half blocks in colour.
-    case blocks
-    /// ASCII luminance ramp.
-    case ascii
-}
-
-/// Colour depth for text renderers (`--colors`).
-public enum ColorChoice: String, Sendable, Hashable, CaseIterable {
-    /// 24-bit colour.
-    case truecolor
-    /// xterm 256-colour palette.
-    case palette256 = "256"
-    /// The 16 basic colours.
-    case basic16 = "16"
-}
+import TerminalGraphics
 
 /// Order in which queued downloads start (`--order`).
 public enum LoadOrder: String, Sendable, Hashable, CaseIterable {
@@ -43,9 +20,9 @@ public struct GalleryOptions: Sendable, Hashable {
     /// Fixed number of grid columns.
     public var columns: Int?
     /// Renderer.
-    public var renderer: RendererChoice = .auto
+    public var renderer: RendererOption = .auto
     /// Colour depth; nil = from the terminal.
-    public var colors: ColorChoice?
+    public var colors: ColorDepth?
     /// Concurrent downloads.
     public var maxConcurrent = 6
     /// Download order.

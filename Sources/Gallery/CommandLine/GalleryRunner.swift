@@ -80,13 +80,13 @@ public enum GalleryRunner {
     }
 
     static func interactive(_ options: GalleryOptions, index: URLListIndex, badLines: Int, components: GalleryComponents, stderr: (String) -> Void) -> Int32 {
-        let env = TerminalEnvironment.current()
+        let hints = EnvironmentHints(environment: ProcessInfo.processInfo.environment)
         // Ask the terminal before curses owns it: replies would otherwise arrive as keys.
         let caps = components.probe(options)
         let screen: CursesScreen
         do {
-            screen = try CursesScreen(synchronizedOutput: caps?.syncOutput ?? env.supportsSynchronizedOutput,
-                                      probedCellPixels: caps?.cellPixelSize.map { PixelSize(width: $0.width, height: $0.height) })
+            screen = try CursesScreen(synchronizedOutput: caps?.syncOutput ?? hints.synchronizedOutput,
+                                      probedCellPixels: caps?.cellPixelSize)
         } catch {
             stderr("sdgallery: \(error.description)\n")
             return 1
@@ -104,7 +104,7 @@ public enum GalleryRunner {
                                  mode: options.viewMode, columnsOverride: options.columns)
         model.prefetchScreens = 1
         guard let app = try? GalleryApp(model: model, screen: screen, source: components.makeSource(options, inbox),
-                                        painter: components.makePainter(options, env, caps), theme: screen.hasColors ? .colour : .monochrome,
+                                        painter: components.makePainter(options, caps), theme: screen.hasColors ? .colour : .monochrome,
                                         inbox: inbox) else {
             screen.close()
             return 1
@@ -114,7 +114,7 @@ public enum GalleryRunner {
         }
         if let caps, caps.inTmux, caps.graphics != .none {
             // Inside tmux without passthrough the outer terminal's graphics go unused: say why, once.
-            let selection = RendererSelection.choose(for: caps, option: options.renderer.option)
+            let selection = RendererSelection.choose(for: caps, option: options.renderer)
             if !selection.tmuxPassthrough { app.status.message = selection.reason }
         }
         if let note = components.startupNote(options) { app.status.message = note }
@@ -136,19 +136,21 @@ public enum GalleryRunner {
     /// cannot apply to a sheet get a one-line warning.
     static func printSheet(_ options: GalleryOptions, list: URLList, components: GalleryComponents, terminal: Bool,
                            dumb: Bool, stdout: (String) -> Void, stderr: (String) -> Void) -> Int32 {
-        let env = TerminalEnvironment.current()
+        let hints = EnvironmentHints(environment: ProcessInfo.processInfo.environment)
         if options.viewMode == .list { stderr("sdgallery: --list does not apply to --print (the sheet is a grid)\n") }
         let caps = terminal ? components.probe(options) : nil
-        let probedDepth = caps.flatMap { ColorChoice($0.colorDepth) }
         let plain = dumb && options.colors == nil && options.renderer == .auto
-        let depth: ColorChoice? = plain ? nil : (options.colors ?? probedDepth ?? env.colorDepth)
-        let cellPixels = caps?.cellPixelSize.map { PixelSize(width: $0.width, height: $0.height) } ?? env.cellPixels
-        var sheet = ContactSheet(width: env.columns ?? 80, columns: options.columns, cellPixels: cellPixels, depth: depth)
+        // A probe or the environment that finds no colour still gets 16 in a sheet (TERM=dumb: plain).
+        let found = caps?.colorDepth ?? hints.colorDepth
+        let depth: ColorDepth? = plain ? nil : (options.colors ?? (found == .mono ? .color16 : found))
+        let cellPixels = caps?.cellPixelSize ?? TerminalProbe.windowCellPixelSize(1) ?? .fallbackCell
+        let width = TerminalDevice.windowSize(1)?.columns ?? ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 80
+        var sheet = ContactSheet(width: width, columns: options.columns, cellPixels: cellPixels, depth: depth)
         var sheetOptions = options
         // Piped without a choice: text, like timg --grid; an explicit --renderer wins (like timg -p).
-        if !terminal && sheetOptions.renderer == .auto { sheetOptions.renderer = .blocks }
+        if !terminal && sheetOptions.renderer == .auto { sheetOptions.renderer = depth == .mono ? .ascii : .halfBlock }
         if let depth { sheetOptions.colors = depth }
-        sheet.painter = components.makePainter(sheetOptions, env, caps?.applying(sheetOptions))
+        sheet.painter = components.makePainter(sheetOptions, caps?.applying(sheetOptions))
         let started = GalleryApp.now()
         let failures = sheet.render(list.entries, load: components.loadForPrint, write: stdout)
         components.finishWrites()

@@ -15,7 +15,7 @@ public struct ContactSheet: Sendable {
     /// Pixel size of one cell.
     public var cellPixels: PixelSize
     /// Colour depth; nil for plain text (no escape sequences at all).
-    public var depth: ColorChoice?
+    public var depth: ColorDepth?
 
     /// What draws each image (default: half blocks in `depth`).
     public var painter: CellPainter?
@@ -25,7 +25,7 @@ public struct ContactSheet: Sendable {
     public var lookahead = 16
 
     /// Creates a sheet.
-    public init(width: Int, columns: Int? = nil, cellPixels: PixelSize = PixelSize(width: 8, height: 16), depth: ColorChoice?) {
+    public init(width: Int, columns: Int? = nil, cellPixels: PixelSize = PixelSize(width: 8, height: 16), depth: ColorDepth?) {
         self.width = max(1, width)
         self.columns = columns
         self.cellPixels = cellPixels
@@ -42,7 +42,7 @@ public struct ContactSheet: Sendable {
         let layout = GalleryLayout(mode: .grid, terminal: CellSize(columns: width, rows: 10_000), cellPixels: cellPixels, columnsOverride: columns)
         let imageRows = depth == nil ? 0 : min(layout.imageRows, max(1, layout.cellWidth))
         let target = CellRect(column: 0, row: 0, columns: layout.cellWidth, rows: imageRows).pixelSize(cellPixels: cellPixels)
-        let painter = self.painter ?? RendererPainter(renderer: HalfBlockRenderer(colorDepth: (depth ?? .truecolor).depth))
+        let painter = self.painter ?? RendererPainter(renderer: HalfBlockRenderer(colorDepth: depth ?? .truecolor))
         var failures = 0
         var start = 0
         var uploaded = Set<UInt32>()

@@ -38,15 +38,15 @@ public final class WebImageStack: Sendable {
                 source.onSettled = { inbox.post(.status(Self.statusUpdate(manager.downloader))) }
                 return source
             },
-            makePainter: { options, _, caps in
+            makePainter: { options, caps in
                 let caps = caps ?? TerminalCapabilities.fromEnvironment().applying(options)
-                let selection = RendererSelection.choose(for: caps, option: options.renderer.option)
+                let selection = RendererSelection.choose(for: caps, option: options.renderer)
                 return RendererPainter(selection: selection, background: caps.backgroundColor,
                                        cache: EncodedOutputCache(costLimit: Self.encodedOutputLimit))
             },
             loadForPrint: { [self] entry, target in load(entry, target: target, options: Self.managerOptions(options)) },
             probeReport: { options in
-                TerminalCapabilities.detect(timeoutMilliseconds: 250).applying(options).report(option: options.renderer.option)
+                TerminalCapabilities.detect(timeoutMilliseconds: 250).applying(options).report(option: options.renderer)
             },
             demoList: { [self] options in startDemo(options) },
             startupNote: { options in options.demo ? "demo: loopback server at \(options.demoRate / 1000) KB/s per image" : nil },

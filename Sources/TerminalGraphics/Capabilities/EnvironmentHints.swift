@@ -2,7 +2,7 @@ import SafeText
 
 /// Capability hints read from environment variables (`COLORTERM`, `TERM`, `TERM_PROGRAM`, `TMUX`,
 /// `KITTY_WINDOW_ID`); used where the terminal did not answer the probe. The one set of these rules:
-/// Gallery's `TerminalEnvironment` asks this type. An unknown TERM gets 16 colours (sequences it
+/// every caller asks this type. An unknown TERM gets 16 colours (sequences it
 /// surely understands), never an assumed 24-bit colour.
 public struct EnvironmentHints: Sendable, Hashable {
     /// Colour depth the variables suggest.
@@ -13,6 +13,8 @@ public struct EnvironmentHints: Sendable, Hashable {
     public var terminalName: String?
     /// Whether `TMUX` is set (or TERM says tmux/screen under TMUX).
     public var inTmux: Bool
+    /// Whether the terminal is known to take synchronized output (mode 2026) without being asked.
+    public var synchronizedOutput: Bool
 
     /// Reads hints from an environment dictionary (pass `ProcessInfo.processInfo.environment`).
     public init(environment env: [String: String]) {
@@ -44,6 +46,9 @@ public struct EnvironmentHints: Sendable, Hashable {
         } else {
             graphics = .none
         }
+
+        synchronizedOutput = ["wezterm", "kitty", "iterm.app", "vscode", "ghostty"].contains(program)
+            || term.contains("kitty") || term.contains("foot") || term.contains("ghostty")
 
         let name = env["TERM_PROGRAM"].flatMap { $0.isEmpty ? nil : $0 } ?? env["TERM"]
         terminalName = name.map { UntrustedText.strip($0) }.flatMap { $0.isEmpty ? nil : String($0.prefix(64)) }

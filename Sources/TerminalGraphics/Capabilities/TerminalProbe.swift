@@ -124,7 +124,7 @@ public struct TerminalProbe: Sendable {
     }
 
     /// Cell size from `TIOCGWINSZ` when the pixel fields are sane (xpixel ≥ 2·cols, ypixel ≥ 4·rows).
-    static func windowCellPixelSize(_ fd: Int32) -> PixelSize? {
+    public static func windowCellPixelSize(_ fd: Int32) -> PixelSize? {
         var size = winsize()
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
         return sane(columns: Int(size.ws_col), rows: Int(size.ws_row), xPixels: Int(size.ws_xpixel), yPixels: Int(size.ws_ypixel))

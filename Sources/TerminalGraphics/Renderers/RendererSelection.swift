@@ -1,4 +1,4 @@
-/// The renderer a user can force with `--renderer`.
+/// The renderer a user can force with `--renderer` (the raw values are the command-line words).
 public enum RendererOption: String, Sendable, Hashable, CaseIterable {
     /// Pick from the probe.
     case auto
@@ -7,7 +7,7 @@ public enum RendererOption: String, Sendable, Hashable, CaseIterable {
     /// kitty graphics.
     case kitty
     /// Half blocks in the terminal's colour depth.
-    case halfBlock = "halfblock"
+    case halfBlock = "blocks"
     /// ASCII ramp.
     case ascii
 }

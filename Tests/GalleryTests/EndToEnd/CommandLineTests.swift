@@ -43,6 +43,10 @@ struct CommandLineTests {
         // Not a tty and no --print: the same sheet. TERM=dumb would give captions only (tested in-process).
         let piped = try await Blocking.run { try EndToEnd.run(EndToEnd.binary.path, ["--colors", "truecolor", "--columns", "3", list.path]) }
         #expect(piped.out == result.out)
+        // `--colors mono`: no colour at all, so ASCII, not 16-colour half blocks.
+        let mono = try await Blocking.run { try EndToEnd.run(EndToEnd.binary.path, ["--print", "--colors", "mono", "--columns", "3", list.path]) }
+        #expect(mono.status == 0 && mono.out.contains("Red one"))
+        #expect(!mono.out.contains("▀") && !mono.out.contains("\u{1B}["), "\(mono.out.prefix(200))")
     }
 }
 

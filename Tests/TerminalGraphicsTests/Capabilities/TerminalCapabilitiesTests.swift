@@ -80,4 +80,17 @@ import ImageCodecs
         #expect(text.contains("terminal:            badname"))
         #expect(text.contains("renderer:            sixel"))
     }
+
+    @Test func synchronizedOutputIsKnownOnlyForTerminalsThatHaveIt() {
+        // One set of environment rules (the gallery's own copy is gone): kitty, WezTerm, foot and
+        // Ghostty take mode 2026 unasked; xterm and tmux are asked by the probe or left alone.
+        for env in [["TERM": "xterm-kitty"], ["TERM_PROGRAM": "WezTerm"], ["TERM": "foot"], ["TERM_PROGRAM": "ghostty"]] {
+            #expect(EnvironmentHints(environment: env).synchronizedOutput, "\(env)")
+        }
+        for env in [["TERM": "xterm"], ["TERM": "tmux-256color", "TMUX": "/tmp/t,1,0"], ["TERM": "dumb"], [:]] {
+            #expect(!EnvironmentHints(environment: env).synchronizedOutput, "\(env)")
+        }
+        #expect(EnvironmentHints(environment: ["TERM": "xterm"]).colorDepth == .color256)
+        #expect(EnvironmentHints(environment: ["TERM": "some-terminal"]).colorDepth == .color16)
+    }
 }
