@@ -21,7 +21,7 @@ public struct AsciiRenderer: ImageRenderer {
     public func render(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage {
         try validate(image, cells: cells)
         let grid = TextGrid.size(for: image.size, cells: cells, cellPixelSize: cellPixelSize, samplesPerCell: 1)
-        let rgb = PixelScaler.rgb(image, size: grid, background: background)
+        let rgb = Compositing.rgb(image, size: grid, background: background)
         let lightBackground = background.luminance > 0.5
         let last = Double(Self.ramp.count - 1)
         var rows: [[UInt8]] = []

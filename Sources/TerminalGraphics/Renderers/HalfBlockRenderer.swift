@@ -23,7 +23,7 @@ public struct HalfBlockRenderer: ImageRenderer {
     public func render(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage {
         try validate(image, cells: cells)
         let grid = TextGrid.size(for: image.size, cells: cells, cellPixelSize: cellPixelSize, samplesPerCell: 2)
-        let rgb = PixelScaler.rgb(image, size: grid, background: background)
+        let rgb = Compositing.rgb(image, size: grid, background: background)
         let upperHalf: [UInt8] = [0xE2, 0x96, 0x80]  // U+2580 ▀
         var rows: [[UInt8]] = []
         rows.reserveCapacity(grid.height / 2)

@@ -46,8 +46,8 @@ public struct KittyRenderer: ImageRenderer {
     /// Renders `image` into at most `cells`.
     public func render(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage {
         try validate(image, cells: cells)
-        let size = PixelScaler.fit(image.size, in: cellPixelSize.pixels(for: cells))
-        let rgba = PixelScaler.rgba(image, size: size)
+        let size = image.size.scaledToFit(cellPixelSize.pixels(for: cells))
+        let rgba = image.pixels(scaledTo: size)
         let id = Self.imageID(for: image, size: size)
         let covered = CellSize(
             columns: min(cells.columns, (size.width + cellPixelSize.width - 1) / cellPixelSize.width),

@@ -49,7 +49,7 @@ public struct SixelRenderer: ImageRenderer {
 
     /// The pixel size an image is scaled to for a cell rectangle.
     public static func scaledSize(for image: PixelSize, cells: CellSize, cellPixelSize: PixelSize) -> PixelSize {
-        PixelScaler.fit(image, in: cellPixelSize.pixels(for: cells))
+        image.scaledToFit(cellPixelSize.pixels(for: cells))
     }
 
     /// Renders `image` into at most `cells`.
@@ -59,7 +59,7 @@ public struct SixelRenderer: ImageRenderer {
         var rgb: [UInt8]
         var mask: [UInt8]? = nil
         if keepsTransparency {
-            let rgba = PixelScaler.rgba(image, size: size)
+            let rgba = image.pixels(scaledTo: size)
             let count = size.width * size.height
             rgb = [UInt8](repeating: 0, count: count * 3)
             var keyed = [UInt8](repeating: 0, count: count)
@@ -72,7 +72,7 @@ public struct SixelRenderer: ImageRenderer {
             }
             if any { mask = keyed }
         } else {
-            rgb = PixelScaler.rgb(image, size: size, background: background)
+            rgb = Compositing.rgb(image, size: size, background: background)
         }
         var bytes = Self.undrawnStaysTransparent(
             try Self.encode(rgb: rgb, mask: mask, width: size.width, height: size.height, colors: maxColors, diffusion: diffusion))

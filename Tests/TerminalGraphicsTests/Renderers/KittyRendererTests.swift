@@ -52,7 +52,7 @@ func kittyCommands(_ bytes: [UInt8]) -> [(keys: [String: String], payload: [UInt
         let (keys, sent) = try #require(transmittedPixels(out.bytes))
         // Opaque → RGB (f=24): the scaled pixels without their alpha bytes.
         #expect(keys["f"] == "24")
-        let scaled = PixelScaler.rgba(image, size: PixelSize(width: 80, height: 53))
+        let scaled = image.pixels(scaledTo: PixelSize(width: 80, height: 53))
         #expect(sent == scaled.enumerated().filter { $0.offset % 4 != 3 }.map(\.element))
     }
 

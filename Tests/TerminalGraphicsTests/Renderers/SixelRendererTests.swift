@@ -23,7 +23,7 @@ import Testing
 
         let decoded = try SixelRenderer.decode(out.bytes)
         #expect(decoded.width == 160 && decoded.height == 96)
-        let source = PixelScaler.rgb(image, size: PixelSize(width: 160, height: 96), background: .black)
+        let source = Compositing.rgb(image, size: PixelSize(width: 160, height: 96), background: .black)
         let mad = meanAbsoluteDifference(decoded.rgb, source)
         // Bound: 256-colour palette + Atkinson diffusion on a noisy gradient stays under 6/255 per channel.
         #expect(mad < 6, "mean absolute difference \(mad)")
