@@ -53,7 +53,7 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
         switch kind {
         case .xterm:
             arguments = ["-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
-                         "-xrm", "XTerm*allowSendEvents: true", "-fa", "Monospace", "-fs", "10",
+                         "-fa", "Monospace", "-fs", "10",
                          "-geometry", "\(size.columns)x\(size.rows)+0+0"]
             if let background { arguments += ["-bg", background] }
             arguments += ["-e", "sh", "-c", shell]

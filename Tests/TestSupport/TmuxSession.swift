@@ -11,6 +11,9 @@ public final class TmuxSession: Sendable {
     /// The tmux socket name (`tmux -L`).
     public let socket = "sdg-e2e-\(UUID().uuidString.prefix(8))"
 
+    /// Whether tmux is installed (scripts/setup installs it).
+    public static let installed = FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
+
     private init() {}
 
     /// Starts `command` in a `columns`×`rows` session.

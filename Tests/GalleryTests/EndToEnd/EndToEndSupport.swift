@@ -16,7 +16,7 @@ enum EndToEnd {
     static var cacheHome: String { ChildProcess.testEnvironment["XDG_CACHE_HOME"] ?? "/tmp" }
 
     static var binaryBuilt: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
-    static var tmuxInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") }
+    static var tmuxInstalled: Bool { TmuxSession.installed }
     static var convertInstalled: Bool { FileManager.default.isExecutableFile(atPath: convert) }
 
     /// Runs a program to completion (killed after `timeout` seconds) through `ChildProcess`, in the

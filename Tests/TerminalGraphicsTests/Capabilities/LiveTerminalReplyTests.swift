@@ -3,9 +3,6 @@ import TestSupport
 import Testing
 @testable import TerminalGraphics
 
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Sends `TerminalProbe.query` to real terminals (xterm -ti vt340 under Xvfb, tmux) from a shell
 /// inside them, records the raw replies and checks that the parser reads them as expected.
@@ -25,23 +22,18 @@ import Glibc
         return (dir, script.path, dir.appendingPathComponent("reply.bin"))
     }
 
-    @Test(
-        .enabled(if: XtermHarness.available, "skipped: needs xvfb-run, xterm, import, timeout and /usr/bin/convert"),
-        .timeLimit(.minutes(1)))
+    @Test(.enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "xterm, Xvfb, xdotool or ImageMagick missing"),
+          .timeLimit(.minutes(2)))
     func xtermVT340Replies() async throws {
         let (dir, script, reply) = try prepare("sdgallery-live-xterm")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let runner = dir.appendingPathComponent("run.sh")
-        try """
-            #!/bin/sh
-            xterm -ti vt340 -xrm 'XTerm*decTerminalID: vt340' -fa Monospace -fs 10 -geometry 80x24+0+0 -e sh '\(script)' &
-            X=$!
-            i=0; while [ ! -f '\(dir.path)/done' ] && [ $i -lt 80 ]; do sleep 0.1; i=$((i+1)); done
-            kill $X
-            """.write(to: runner, atomically: true, encoding: .utf8)
-        _ = try await Blocking.run {
-            try XtermHarness.run(["timeout", "15", "xvfb-run", "-a", "-n", XtermHarness.randomServerNumber(), "-s", "-screen 0 800x600x24", "sh", runner.path], timeout: 16)
+        let done = dir.appendingPathComponent("done").path
+        let answered = try await Blocking.run {
+            let terminal = try GraphicalTerminal(kind: .xterm, command: "sh '\(script)'; sleep 30", directory: dir.path, size: (80, 24))
+            defer { terminal.stop() }
+            return GraphicalTerminal.waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: done) }
         }
+        #expect(answered, "the script in xterm did not finish")
         let bytes = try [UInt8](Data(contentsOf: reply))
         let replies = ProbeReplyParser.parse(bytes)
         #expect(replies.sawDeviceAttributes, "raw reply: \(bytes)")
@@ -53,26 +45,15 @@ import Glibc
         #expect(caps.graphics == .sixel && RendererSelection.choose(for: caps).kind == .sixel)
     }
 
-    @Test(.enabled(if: XtermHarness.which("tmux") != nil, "skipped: needs tmux"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: TmuxSession.installed, "skipped: needs tmux"), .timeLimit(.minutes(1)))
     func tmuxReplies() async throws {
         let (dir, script, reply) = try prepare("sdgallery-live-tmux")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let socket = "sdg-graphics-\(UUID().uuidString.prefix(8))"
-        let doneFile = dir.appendingPathComponent("done").path
-        try await Blocking.run {
-            _ = try XtermHarness.run(
-                ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "sh '\(script)'"],
-                timeout: 5)
-            defer {
-                _ = try? XtermHarness.run(["tmux", "-L", socket, "kill-server"], timeout: 5)
-                let tmpdir = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
-                try? FileManager.default.removeItem(atPath: "\(tmpdir)/tmux-\(getuid())/\(socket)")
-            }
-            let deadline = Date().addingTimeInterval(10)
-            while !FileManager.default.fileExists(atPath: doneFile) && Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-        }
+        let done = dir.appendingPathComponent("done").path
+        let tmux = try await TmuxSession.start(columns: 80, rows: 24, command: "sh '\(script)'; sleep 30")
+        let answered = try await Blocking.run { GraphicalTerminal.waitUntil(timeout: 20) { FileManager.default.fileExists(atPath: done) } }
+        #expect(answered, "the script in tmux did not finish")
+        _ = tmux
         let bytes = try [UInt8](Data(contentsOf: reply))
         let replies = ProbeReplyParser.parse(bytes)
         #expect(replies.sawDeviceAttributes, "raw reply: \(bytes)")

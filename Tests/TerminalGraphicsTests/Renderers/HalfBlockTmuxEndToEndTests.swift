@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import ImageCodecs
 import TestSupport
 import Testing
@@ -53,33 +50,21 @@ import Testing
         return rows
     }
 
-    /// Shows `bytes` in a private tmux server and captures the pane with escapes (on a thread of
-    /// its own: spawning and sleeping must not hold a cooperative-pool thread).
+    /// Shows `bytes` in a private tmux server and captures the pane with escapes.
     func showInTmux(_ bytes: [UInt8]) async throws -> String {
-        try await Blocking.run {
-            let dir = try Fixtures.temporaryDirectory("sdgallery-e2e-tmux")
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let file = dir.appendingPathComponent("out.bin")
-            try Data(bytes).write(to: file)
-            let socket = "sdg-graphics-\(UUID().uuidString.prefix(8))"
-            _ = try XtermHarness.run(
-                ["tmux", "-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "30", "-y", "8",
-                 "cat '\(file.path)'; touch '\(file.path).shown'; sleep 10"], timeout: 5)
-            defer {
-                _ = try? XtermHarness.run(["tmux", "-L", socket, "kill-server"], timeout: 5)
-                let tmpdir = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
-                try? FileManager.default.removeItem(atPath: "\(tmpdir)/tmux-\(getuid())/\(socket)")
-            }
-            let deadline = Date().addingTimeInterval(10)
-            while !FileManager.default.fileExists(atPath: file.path + ".shown") && Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.02)
-            }
-            Thread.sleep(forTimeInterval: 0.1)
-            let capture = dir.appendingPathComponent("capture.txt")
-            _ = try XtermHarness.run(
-                ["sh", "-c", "tmux -L \(socket) capture-pane -p -e -t 0 > '\(capture.path)'"], timeout: 5)
-            return try String(contentsOf: capture, encoding: .utf8)
-        }
+        let dir = try Fixtures.temporaryDirectory("sdgallery-e2e-tmux")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("out.bin")
+        try Data(bytes).write(to: file)
+        let tmux = try await TmuxSession.start(columns: 30, rows: 8, command: "cat '\(file.path)'; touch '\(file.path).shown'; sleep 30")
+        let shown = try await Blocking.run { GraphicalTerminal.waitUntil(timeout: 10) { FileManager.default.fileExists(atPath: file.path + ".shown") } }
+        #expect(shown, "the bytes were not shown")
+        // Settled: two captures in a row agree.
+        var last = await tmux.capture(escapes: true)
+        return await tmux.wait(escapes: true) { screen in
+            defer { last = screen }
+            return screen == last
+        }.screen
     }
 
     static let image = TestImages.make(width: 2, height: 4, [
@@ -89,7 +74,7 @@ import Testing
         (95, 135, 175, 255), (200, 100, 0, 255),
     ])
 
-    @Test(.enabled(if: XtermHarness.which("tmux") != nil, "skipped: needs tmux"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: TmuxSession.installed, "skipped: needs tmux"), .timeLimit(.minutes(1)))
     func truecolorCellsShowTheRightColours() async throws {
         let out = try HalfBlockRenderer().render(Self.image, cells: CellSize(columns: 2, rows: 2), cellPixelSize: PixelSize(width: 10, height: 20))
         let rows = Self.cells(try await showInTmux(out.positioned(row: 2, column: 4)))
@@ -105,7 +90,7 @@ import Testing
         ])
     }
 
-    @Test(.enabled(if: XtermHarness.which("tmux") != nil, "skipped: needs tmux"), .timeLimit(.minutes(1)))
+    @Test(.enabled(if: TmuxSession.installed, "skipped: needs tmux"), .timeLimit(.minutes(1)))
     func palette256CellsShowTheRightIndices() async throws {
         let out = try HalfBlockRenderer(colorDepth: .color256).render(Self.image, cells: CellSize(columns: 2, rows: 2), cellPixelSize: PixelSize(width: 10, height: 20))
         let rows = Self.cells(try await showInTmux(out.bytes))
