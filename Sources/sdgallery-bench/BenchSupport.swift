@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -121,43 +122,26 @@ enum PageCache {
     }
 }
 
-/// Runs a program to completion and returns its standard output (standard error discarded), nil when
-/// it could not start or exited non-zero. posix_spawn + waitpid, not Foundation's `Process`: a program
-/// that leaves a daemon behind (`tmux new-session`) keeps `Process`'s exit monitor open forever.
-func runTool(_ path: String, _ arguments: [String], captureOutput: Bool = true) -> String? {
-    var fds: [Int32] = [-1, -1]
-    if captureOutput {
-        guard pipe(&fds) == 0 else { return nil }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+extension ChildProcess {
+    /// The standard output of `path` run to completion (killed after `timeout` s), nil when it could
+    /// not start or exited non-zero.
+    static func output(_ path: String, _ arguments: [String], timeout: Double = 300) -> String? {
+        guard let result = try? run(path, arguments, timeout: timeout), result.status == 0 else { return nil }
+        return result.out
     }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    if captureOutput { posix_spawn_file_actions_adddup2(&actions, fds[1], 1) } else { posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) }
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-        for pointer in argv { free(pointer) }
-        for pointer in envp { free(pointer) }
+
+    /// The standard output of `path` as bytes (empty when it could not start).
+    static func bytes(_ path: String, _ arguments: [String], timeout: Double = 300) -> [UInt8] {
+        (try? run(path, arguments, timeout: timeout))?.output ?? []
     }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp) == 0
-    if captureOutput { close(fds[1]) }
-    var output = [UInt8]()
-    if captureOutput {
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while spawned {
-            let count = read(fds[0], &buffer, buffer.count)
-            if count > 0 { output += buffer[0..<count] } else if count < 0 && errno == EINTR { continue } else { break }
-        }
-        close(fds[0])
+}
+
+extension TmuxSession {
+    /// The benchmarks' session: the real UI in a 160×48 pane with no status line, in this process's
+    /// environment; nil when tmux failed.
+    static func bench(_ command: String, columns: Int = 160, rows: Int = 48) -> TmuxSession? {
+        try? startBlocking(columns: columns, rows: rows, command: command, environment: [:], statusLine: false)
     }
-    guard spawned else { return nil }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return status == 0 ? String(decoding: output, as: UTF8.self) : nil
 }
 
 /// Seconds on the monotonic clock.

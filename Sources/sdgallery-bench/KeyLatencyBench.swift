@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// `sdgallery-bench keys --images DIR [--sdgallery BIN] [--quick] [--rate R]`: key-to-frame time while
 /// downloads run. The UI in tmux over 400 URLs of 12 MP JPEGs (`baseline/`) throttled to `--rate`
@@ -30,8 +31,7 @@ enum KeyLatencyBench {
         let list = context.writeList("keys.txt", (0..<400).map { server.aliasURL($0) })
         let cache = context.freshDirectory("keys-xdg")
         let statsPath = context.scratch.appendingPathComponent("keys-stats.txt").path
-        guard let tmux = TmuxSession(command: "XDG_CACHE_HOME=\(cache.path) exec \(context.sdgallery) --stats \(list) 2>\(statsPath)",
-                                     scratch: context.scratch) else {
+        guard let tmux = TmuxSession.bench("XDG_CACHE_HOME=\(cache.path) exec \(context.sdgallery) --stats \(list) 2>\(statsPath)") else {
             return BenchSection(markdown: markdown + "tmux failed\n\n", targets: [])
         }
         defer { tmux.close() }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Gallery
 
 /// `sdgallery-bench list --sdgallery BIN [--baseline OLD] [--sizes 10000,100000,1000000,10000000]`:
@@ -57,7 +58,7 @@ enum ListBench {
         var row = Row()
         let start = monotonicNow()
         let errors = scratch.appendingPathComponent("stderr.txt").path
-        guard let tmux = TmuxSession(command: "exec \(program) --renderer blocks \(list) 2>\(errors)", scratch: scratch) else {
+        guard let tmux = TmuxSession.bench("exec \(program) --renderer blocks \(list) 2>\(errors)") else {
             row.note = "tmux failed"
             return row
         }

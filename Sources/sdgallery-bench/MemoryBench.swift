@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// `sdgallery-bench memory --images DIR [--sdgallery BIN] [--quick]`: peak RSS of the real UI (tmux,
 /// 160×48) paging through 2000 distinct URLs of 12 MP JPEGs (`/img/N.jpg` over the 16 files of
@@ -42,8 +43,7 @@ enum MemoryBench {
 
 
         """
-        guard let tmux = TmuxSession(command: "XDG_CACHE_HOME=\(cache.path) exec \(context.sdgallery) --stats \(list) 2>\(stats)",
-                                     scratch: context.scratch), let pid = tmux.pid else {
+        guard let tmux = TmuxSession.bench("XDG_CACHE_HOME=\(cache.path) exec \(context.sdgallery) --stats \(list) 2>\(stats)"), let pid = tmux.pid else {
             return (markdown + "tmux failed\n\n", TargetRow(name: "peak RSS", figure: "-", target: "≤ 150 MB", met: nil))
         }
         defer { tmux.close() }
@@ -92,7 +92,7 @@ enum MemoryBench {
         var rows: [TargetRow] = []
 
         let cache = context.freshDirectory("dup-xdg")
-        if let tmux = TmuxSession(command: "XDG_CACHE_HOME=\(cache.path) exec \(context.sdgallery) \(list)", scratch: context.scratch) {
+        if let tmux = TmuxSession.bench("XDG_CACHE_HOME=\(cache.path) exec \(context.sdgallery) \(list)") {
             _ = ScrollBench.waitForCompleteScreen(tmux, timeout: 30)
             tmux.send("G")
             usleep(300_000)

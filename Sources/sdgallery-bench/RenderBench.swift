@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import ImageCodecs
 import TerminalGraphics
 
@@ -60,10 +61,10 @@ enum RenderBench {
             files.append(path)
         }
         var batchBytes = 0
-        let batch = (0..<iterations).map { _ in measure { batchBytes = runTool(img2sixel, files).count } }
+        let batch = (0..<iterations).map { _ in measure { batchBytes = ChildProcess.bytes(img2sixel, files).count } }
         row("img2sixel, one process for 24 files", batch, batchBytes)
         var perFile: [[UInt8]] = []
-        let separate = (0..<iterations).map { _ in measure { perFile = files.map { runTool(img2sixel, [$0]) } } }
+        let separate = (0..<iterations).map { _ in measure { perFile = files.map { ChildProcess.bytes(img2sixel, [$0]) } } }
         row("img2sixel, one process per file", separate, perFile.reduce(0) { $0 + $1.count })
 
         func meanDifference(_ screen: [[UInt8]]) -> String {
@@ -96,19 +97,6 @@ enum RenderBench {
     static func which(_ tool: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    static func runTool(_ tool: String, _ arguments: [String]) -> [UInt8] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return [] }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return [UInt8](data)
     }
 
     /// Photo-like pixels: gradients, a soft disc and deterministic noise.

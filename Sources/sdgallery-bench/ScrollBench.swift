@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// `sdgallery-bench scroll --images DIR [--sdgallery BIN] [--quick] [--rate R] [--dwell S]`: scroll
 /// waste. The real UI in tmux (160×48) over 1000 URLs (`/img/N.jpg`, the 16 web-size JPEGs of
@@ -33,8 +34,7 @@ enum ScrollBench {
         let list = context.writeList("scroll.txt", (0..<count).map { server.aliasURL($0) })
         let cache = context.freshDirectory("scroll-xdg")
         let stats = context.scratch.appendingPathComponent("scroll-stats.txt").path
-        guard let tmux = TmuxSession(command: "XDG_CACHE_HOME=\(cache.path) exec \(context.sdgallery) --stats \(list) 2>\(stats)",
-                                     scratch: context.scratch) else {
+        guard let tmux = TmuxSession.bench("XDG_CACHE_HOME=\(cache.path) exec \(context.sdgallery) --stats \(list) 2>\(stats)") else {
             return BenchSection(markdown: markdown + "tmux failed to start\n\n", targets: [])
         }
         defer { tmux.close() }
@@ -86,11 +86,11 @@ enum ScrollBench {
     }
 
     /// Polls the pane (every 100 ms) until every visible cell is settled, or `timeout`.
-    static func waitForCompleteScreen(_ tmux: TmuxSession, timeout: Double) -> TmuxSession.GridScreen {
+    static func waitForCompleteScreen(_ tmux: TmuxSession, timeout: Double) -> GridScreen {
         let deadline = monotonicNow() + timeout
-        var screen = TmuxSession.GridScreen()
+        var screen = GridScreen()
         while monotonicNow() < deadline {
-            screen = TmuxSession.parseGrid(tmux.capture())
+            screen = GridScreen.parse(tmux.capture())
             if screen.complete { return screen }
             usleep(100_000)
         }

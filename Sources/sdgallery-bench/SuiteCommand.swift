@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// `sdgallery-bench suite --images DIR [--sdgallery BIN] [--quick] [--runs N] [--out FILE]`: every
 /// end-to-end benchmark (`sheet`, `scroll`, `memory`, `keys`), the summary table against the
@@ -65,7 +66,7 @@ enum SuiteCommand {
             .map { $0.replacingOccurrences(of: "MemTotal:", with: "").trimmingCharacters(in: .whitespaces) } ?? "?"
         let load = ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
         func firstLine(_ path: String, _ arguments: [String]) -> String {
-            runTool(path, arguments)?.split(separator: "\n").first.map(String.init) ?? "not installed"
+            ChildProcess.output(path, arguments)?.split(separator: "\n").first.map(String.init) ?? "not installed"
         }
         return [
             ("CPU", "\(model), \(ProcessInfo.processInfo.activeProcessorCount) cores"),
@@ -82,7 +83,7 @@ enum SuiteCommand {
 
     static func header(_ context: BenchContext, machine: [(String, String)], minutes: Double) -> String {
         let date = ISO8601DateFormatter().string(from: Date())
-        let version = runTool(context.sdgallery, ["--version"])?.split(separator: "\n").first.map(String.init) ?? "?"
+        let version = ChildProcess.output(context.sdgallery, ["--version"])?.split(separator: "\n").first.map(String.init) ?? "?"
         let load = ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
         var text = """
         # sdgallery benchmarks

@@ -15,8 +15,10 @@ public enum ChildProcess {
     public struct Result: Sendable {
         /// The exit status, or 128 + the signal that ended it (SIGKILL after the timeout: 137).
         public var status: Int32
+        /// Its standard output, as bytes.
+        public var output: [UInt8]
         /// Its standard output.
-        public var out: String
+        public var out: String { String(decoding: output, as: UTF8.self) }
         /// Its standard error.
         public var err: String
     }
@@ -85,7 +87,7 @@ public enum ChildProcess {
             usleep(2000)
         }
         let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return Result(status: code, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
+        return Result(status: code, output: out, err: String(decoding: err, as: UTF8.self))
     }
 
     /// Starts `program` in the background (stdin and output on /dev/null, the same clean signal

@@ -14,18 +14,11 @@ public final class TmuxSession: Sendable {
     /// Whether tmux is installed (scripts/setup installs it).
     public static let installed = FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
 
-    private init() {}
+    init() {}
 
-    /// Starts `command` in a `columns`×`rows` session.
+    /// Starts `command` in a `columns`×`rows` session (`startBlocking`, on a thread of its own).
     public static func start(columns: Int, rows: Int, command: String) async throws -> TmuxSession {
-        let session = TmuxSession()
-        let socket = session.socket
-        let r = try await Blocking.run {
-            try ChildProcess.run("/usr/bin/tmux", ["-L", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command],
-                             detached: true, environment: ChildProcess.testEnvironment)
-        }
-        if r.status != 0 { throw TmuxError(message: "tmux new-session failed with status \(r.status)") }
-        return session
+        try await Blocking.run { try startBlocking(columns: columns, rows: rows, command: command) }
     }
 
     /// Kills the server (and the gallery in it) at once: a thread started here might never run if
