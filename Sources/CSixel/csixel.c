@@ -96,6 +96,27 @@ static void sdg_sixel_refine_palette(sixel_dither_t *dither, const unsigned char
     free(sums);
 }
 
+/// Encodes `pixels` (`depth` bytes each) with `dither` into a new buffer: the one place that drives
+/// libsixel's encoder, for both the opaque and the keyed pass.
+static SIXELSTATUS sdg_sixel_emit(unsigned char *pixels, int width, int height, int depth, sixel_dither_t *dither,
+                                  unsigned char **out, size_t *out_length) {
+    sdg_sixel_sink sink = {0};
+    sixel_output_t *output = NULL;
+    SIXELSTATUS status = sixel_output_new(&output, sdg_sixel_write, &sink, NULL);
+    if (SIXEL_FAILED(status)) goto done;
+    sixel_output_set_8bit_availability(output, 0);
+    status = sixel_encode(pixels, width, height, depth, dither, output);
+    if (SIXEL_FAILED(status)) goto done;
+    if (sink.failed) { status = SIXEL_BAD_ALLOCATION; goto done; }
+    *out = sink.bytes;
+    *out_length = sink.length;
+    sink.bytes = NULL;
+done:
+    if (output) sixel_output_unref(output);
+    free(sink.bytes);
+    return status;
+}
+
 static int sdg_sixel_encode_opaque(const unsigned char *rgb, int width, int height, int colors, int diffusion,
                          unsigned char **out, size_t *out_length) {
     *out = NULL;
@@ -103,13 +124,8 @@ static int sdg_sixel_encode_opaque(const unsigned char *rgb, int width, int heig
     if (!rgb || width <= 0 || height <= 0) return SIXEL_BAD_ARGUMENT;
     if (colors < 2) colors = 2;
     if (colors > 256) colors = 256;
-    sdg_sixel_sink sink = {0};
-    sixel_output_t *output = NULL;
     sixel_dither_t *dither = NULL;
-    SIXELSTATUS status = sixel_output_new(&output, sdg_sixel_write, &sink, NULL);
-    if (SIXEL_FAILED(status)) goto done;
-    sixel_output_set_8bit_availability(output, 0);
-    status = sixel_dither_new(&dither, colors, NULL);
+    SIXELSTATUS status = sixel_dither_new(&dither, colors, NULL);
     if (SIXEL_FAILED(status)) goto done;
     // libsixel does not modify the pixels while building the palette or encoding.
     unsigned char *pixels = (unsigned char *)rgb;
@@ -118,16 +134,9 @@ static int sdg_sixel_encode_opaque(const unsigned char *rgb, int width, int heig
     if (SIXEL_FAILED(status)) goto done;
     sdg_sixel_refine_palette(dither, rgb, (size_t)width * (size_t)height);
     sixel_dither_set_diffusion_type(dither, diffusion);
-    status = sixel_encode(pixels, width, height, 3, dither, output);
-    if (SIXEL_FAILED(status)) goto done;
-    if (sink.failed) { status = SIXEL_BAD_ALLOCATION; goto done; }
-    *out = sink.bytes;
-    *out_length = sink.length;
-    sink.bytes = NULL;
+    status = sdg_sixel_emit(pixels, width, height, 3, dither, out, out_length);
 done:
     if (dither) sixel_dither_unref(dither);
-    if (output) sixel_output_unref(output);
-    free(sink.bytes);
     return status;
 }
 
@@ -138,8 +147,6 @@ static int sdg_sixel_key_out(const unsigned char *stream, size_t stream_length, 
                              int width, int height, unsigned char **out, size_t *out_length) {
     unsigned char *indexed = NULL, *palette = NULL;
     int w = 0, h = 0, ncolors = 0;
-    sdg_sixel_sink sink = {0};
-    sixel_output_t *output = NULL;
     sixel_dither_t *dither = NULL;
     SIXELSTATUS status = sixel_decode_raw((unsigned char *)stream, (int)stream_length, &indexed, &w, &h,
                                           &palette, &ncolors, NULL);
@@ -150,24 +157,14 @@ static int sdg_sixel_key_out(const unsigned char *stream, size_t stream_length, 
     for (size_t i = 0; i < (size_t)w * (size_t)h; i++) {
         if (mask[i]) indexed[i] = (unsigned char)ncolors;
     }
-    status = sixel_output_new(&output, sdg_sixel_write, &sink, NULL);
-    if (SIXEL_FAILED(status)) goto done;
-    sixel_output_set_8bit_availability(output, 0);
     status = sixel_dither_new(&dither, ncolors + 1, NULL);
     if (SIXEL_FAILED(status)) goto done;
     sixel_dither_set_palette(dither, keyed_palette);
     sixel_dither_set_pixelformat(dither, SIXEL_PIXELFORMAT_PAL8);
     sixel_dither_set_transparent(dither, ncolors);
-    status = sixel_encode(indexed, w, h, 1, dither, output);
-    if (SIXEL_FAILED(status)) goto done;
-    if (sink.failed) { status = SIXEL_BAD_ALLOCATION; goto done; }
-    *out = sink.bytes;
-    *out_length = sink.length;
-    sink.bytes = NULL;
+    status = sdg_sixel_emit(indexed, w, h, 1, dither, out, out_length);
 done:
     if (dither) sixel_dither_unref(dither);
-    if (output) sixel_output_unref(output);
-    free(sink.bytes);
     free(indexed);
     free(palette);
     return status;
