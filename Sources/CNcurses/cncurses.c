@@ -20,11 +20,11 @@ attr_t sdg_curses_attr_dim(void) { return A_DIM; }
 attr_t sdg_curses_attr_underline(void) { return A_UNDERLINE; }
 void sdg_curses_getmaxyx(WINDOW *win, int *y, int *x) { int yy, xx; getmaxyx(win, yy, xx); *y = yy; *x = xx; }
 
-SCREEN *sdg_curses_open(void) {
+SCREEN *sdg_curses_open(const char *term) {
     /* ncursesw draws non-ASCII text only under a UTF-8 locale: take the user's, else C.UTF-8. */
     const char *ctype = setlocale(LC_CTYPE, "");
     if (ctype == NULL || strcmp(ctype, "C") == 0 || strcmp(ctype, "POSIX") == 0) setlocale(LC_CTYPE, "C.UTF-8");
-    SCREEN *screen = newterm(NULL, stdout, stdin);
+    SCREEN *screen = newterm(term, stdout, stdin);
     if (screen == NULL) return NULL;
     set_term(screen);
     raw();
@@ -61,6 +61,19 @@ int sdg_curses_put(int y, int x, const wchar_t *wch, attr_t attrs, int pair) {
 int sdg_curses_redraw_rows(int row, int count) { return wredrawln(stdscr, row, count); }
 int sdg_curses_update(void) { wnoutrefresh(stdscr); return doupdate(); }
 void sdg_curses_force_repaint(void) { clearok(curscr, TRUE); }
+
+int sdg_curses_scrolled(int top, int bottom, int lines) {
+    // The program scrolled rows top..bottom-1 of the terminal itself: curses' record of the
+    // physical screen (curscr) moves the same way, so doupdate() neither scrolls again nor rewrites
+    // what is already there.
+    if (top < 0 || bottom > LINES || top >= bottom - 1) return ERR;
+    wsetscrreg(curscr, top, bottom - 1);
+    scrollok(curscr, TRUE);
+    int status = wscrl(curscr, lines);
+    scrollok(curscr, FALSE);
+    wsetscrreg(curscr, 0, LINES - 1);
+    return status;
+}
 void sdg_curses_write(const void *bytes, size_t count) { if (count > 0) fwrite(bytes, 1, count, stdout); }
 void sdg_curses_flush(void) { fflush(stdout); }
 int sdg_curses_resize(int rows, int cols) { return resizeterm(rows, cols); }

@@ -28,7 +28,8 @@ void sdg_curses_getmaxyx(WINDOW *win, int *y, int *x);
 
 /// newterm(NULL, stdout, stdin) (never initscr, which exits on an unknown TERM), then raw mode, no
 /// echo, no newline translation, hidden cursor. Returns NULL when the terminal cannot be used.
-SCREEN *sdg_curses_open(void);
+/// Opens curses on stdin/stdout for terminal type `term` (NULL: $TERM).
+SCREEN *sdg_curses_open(const char *term);
 /// Starts colours when the terminal has them (`has_colors` and `start_color() == OK`, so TERM=dumb
 /// never reaches the pair allocator) with default colours -1. Returns the number of colours, 0 if none.
 int sdg_curses_start_colors(void);
@@ -43,6 +44,9 @@ int sdg_curses_redraw_rows(int row, int count);
 int sdg_curses_update(void);
 /// clearok(curscr) so the next update repaints everything.
 void sdg_curses_force_repaint(void);
+/// The terminal's rows top..bottom-1 were scrolled by `lines` (positive: up) by the program; curses'
+/// record of the screen follows. ERR for a bad region.
+int sdg_curses_scrolled(int top, int bottom, int lines);
 /// Writes raw bytes to the terminal through the FILE that curses writes to (so the order is kept).
 void sdg_curses_write(const void *bytes, size_t count);
 /// Flushes that FILE.

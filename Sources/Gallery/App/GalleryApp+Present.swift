@@ -44,9 +44,23 @@ extension GalleryApp {
             return picture(for: binding, image: image, cells: CellSize(columns: rect.columns, rows: rect.rows))
         }
         frame.released = painter.takeReleasedUploads()
+        frame.scroll = scrollSinceLastFrame()
         screen.present(frame, repaintAll: repaintAll)
         framesPresented += 1
         dirty = false
         repaintAll = false
+    }
+
+    /// How far the grid scrolled since the last frame, when only that happened to its geometry (same
+    /// layout, grid on both frames): whole item rows.
+    func scrollSinceLastFrame() -> FrameScroll? {
+        let layout = model.layout
+        let view = model.fullView == nil ? (layout: layout, scrollRow: model.scrollRow) : nil
+        defer { lastGridView = view }
+        guard !repaintAll, let view, let last = lastGridView, last.layout == layout else { return nil }
+        // The whole screen scrolls (the status bar is drawn again: a line of text): xterm moves sixel
+        // pixels when the whole screen scrolls, but erases them when a smaller region does.
+        let scroll = FrameScroll(rows: 0..<layout.terminal.rows, lines: (view.scrollRow - last.scrollRow) * layout.itemHeight)
+        return scroll.isUseful ? scroll : nil
     }
 }

@@ -43,6 +43,9 @@ public final class GalleryApp {
     var cachedItems = Set<Int>()
     var dirty = true
     var repaintAll = true
+    /// The grid the last frame showed (layout and first item row; nil in the full view): the next
+    /// frame says how far it scrolled from it.
+    var lastGridView: (layout: GalleryLayout, scrollRow: Int)?
     var animation = FullViewAnimation()
     var quitting = false
     /// Options every bind carries (`.progressive` unless `--no-progressive`; `.refresh` with `--refresh`).

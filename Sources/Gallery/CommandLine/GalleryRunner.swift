@@ -103,8 +103,10 @@ public enum GalleryRunner {
         var model = GalleryModel(items: GalleryItems(index: index), terminal: screen.size, cellPixels: screen.cellPixels,
                                  mode: options.viewMode, columnsOverride: options.columns)
         model.prefetchScreens = 1
+        let painter = components.makePainter(options, caps)
+        screen.scrollsWithText = painter.scrollsWithText
         guard let app = try? GalleryApp(model: model, screen: screen, source: components.makeSource(options, inbox),
-                                        painter: components.makePainter(options, caps), theme: screen.hasColors ? .colour : .monochrome,
+                                        painter: painter, theme: screen.hasColors ? .colour : .monochrome,
                                         inbox: inbox) else {
             screen.close()
             return 1

@@ -41,7 +41,7 @@ public final class WebImageStack: Sendable {
             makePainter: { options, caps in
                 let caps = caps ?? TerminalCapabilities.fromEnvironment().applying(options)
                 let selection = RendererSelection.choose(for: caps, option: options.renderer)
-                return RendererPainter(selection: selection, background: caps.backgroundColor,
+                return RendererPainter(selection: selection, background: caps.backgroundColor, terminal: caps.terminalName,
                                        cache: EncodedOutputCache(costLimit: Self.encodedOutputLimit))
             },
             loadForPrint: { [self] entry, target in load(entry, target: target, options: Self.managerOptions(options)) },

@@ -10,9 +10,14 @@ public protocol CellPainter: Sendable {
     /// Upload ids (`RenderedImage.upload`) whose data the painter dropped since the last call: the
     /// terminal may free them.
     func takeReleasedUploads() -> [UInt32]
+    /// Whether the terminal moves what this painter draws with the text when a region scrolls
+    /// (`RendererSelection.scrollsWithText`).
+    var scrollsWithText: Bool { get }
 }
 
 extension CellPainter {
     /// None: painters without uploads.
     public func takeReleasedUploads() -> [UInt32] { [] }
+    /// No: a painter that does not say is repainted after every scroll.
+    public var scrollsWithText: Bool { false }
 }

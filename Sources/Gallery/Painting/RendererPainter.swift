@@ -9,11 +9,15 @@ public struct RendererPainter: CellPainter {
     public let renderer: any ImageRenderer
     /// Encoded output by (image, rectangle, renderer, cell size).
     public let cache: EncodedOutputCache
+    /// Whether the terminal moves this painter's output with scrolled text.
+    public let scrollsWithText: Bool
 
     /// Creates a painter for `selection` (see `RendererSelection.choose`). `background` is the
     /// terminal's background as it reported it (OSC 11), nil when it did not: sixel output then
     /// leaves transparent pixels undrawn instead of guessing a colour.
-    public init(selection: RendererSelection, background: RGBColor?, cache: EncodedOutputCache = EncodedOutputCache()) {
+    /// `terminal` is the probed terminal name (which terminals move sixel pixels with the text).
+    public init(selection: RendererSelection, background: RGBColor?, terminal: String? = nil,
+                cache: EncodedOutputCache = EncodedOutputCache()) {
         var renderer = selection.makeRenderer(background: background ?? .black)
         if background == nil, var sixel = renderer as? SixelRenderer {
             sixel.keepsTransparency = true
@@ -21,12 +25,14 @@ public struct RendererPainter: CellPainter {
         }
         self.renderer = renderer
         self.cache = cache
+        scrollsWithText = selection.scrollsWithText(terminal: terminal)
     }
 
-    /// Creates a painter around one renderer.
-    public init(renderer: any ImageRenderer, cache: EncodedOutputCache = EncodedOutputCache()) {
+    /// Creates a painter around one renderer (repainted after every scroll unless `scrollsWithText`).
+    public init(renderer: any ImageRenderer, cache: EncodedOutputCache = EncodedOutputCache(), scrollsWithText: Bool = false) {
         self.renderer = renderer
         self.cache = cache
+        self.scrollsWithText = scrollsWithText
     }
 
     /// Paints `image` inside `cells`; nil when the rectangle is empty or the image unusable.

@@ -40,11 +40,32 @@ public struct Frame: Sendable, Hashable {
     public var placements: [BitmapPlacement]
     /// Upload ids whose data the painter dropped: the terminal frees them (kitty `d=I`).
     public var released: [UInt32]
+    /// How the content moved since the previous frame, when it moved by whole lines (the grid
+    /// scrolled): a screen that can scroll the terminal sends only what the scroll exposed.
+    public var scroll: FrameScroll?
 
     /// Creates a frame.
-    public init(grid: CellGrid, placements: [BitmapPlacement] = [], released: [UInt32] = []) {
+    public init(grid: CellGrid, placements: [BitmapPlacement] = [], released: [UInt32] = [], scroll: FrameScroll? = nil) {
         self.grid = grid
         self.placements = placements
         self.released = released
+        self.scroll = scroll
     }
+}
+
+/// Rows `rows` of the screen moved up by `lines` (down when negative) since the previous frame.
+public struct FrameScroll: Sendable, Hashable {
+    /// The scrolled rows (the scroll region).
+    public var rows: Range<Int>
+    /// Lines moved: positive when the content moved up (the view went down the list).
+    public var lines: Int
+
+    /// Creates a scroll.
+    public init(rows: Range<Int>, lines: Int) {
+        self.rows = rows
+        self.lines = lines
+    }
+
+    /// Whether it moves anything: `0 < |lines| < rows.count`.
+    public var isUseful: Bool { lines != 0 && abs(lines) < rows.count }
 }

@@ -27,12 +27,25 @@ public final class CursesScreen: Screen {
     public private(set) var cellPixels: PixelSize
     /// The cell pixel size the terminal reported to the probe, if it did.
     private let probedCellPixels: PixelSize?
+    /// Whether the terminal moves the images with the text in a scroll region
+    /// (`RendererSelection.scrollsWithText`): then a scrolled grid costs only its exposed rows.
+    public var scrollsWithText = false
+    /// Whether curses was opened without the terminal's scroll capabilities (`NoScrollTerminfo`):
+    /// only then does this screen scroll the terminal itself, and curses never moves lines.
+    private let ownsScrolling: Bool
 
     /// Opens the terminal on stdin/stdout. `synchronizedOutput` wraps frames in mode 2026; `mouse`
     /// turns on SGR mouse reports; `probedCellPixels` is the cell size the probe learnt (used when
     /// `TIOCGWINSZ` reports no pixels). Throws when curses cannot use the terminal (unknown TERM).
     public init(synchronizedOutput: Bool, mouse: Bool = true, probedCellPixels: PixelSize? = nil) throws(ScreenError) {
-        guard let screen = sdg_curses_open() else {
+        // Curses without the terminal's scroll capabilities when that can be arranged: then only this
+        // program scrolls the terminal (and knows where the images went).
+        let noScroll = NoScrollTerminfo.make()
+        defer { noScroll?.remove() }
+        var opened = noScroll.flatMap { entry in entry.with { sdg_curses_open(NoScrollTerminfo.name) } }
+        ownsScrolling = opened != nil
+        if opened == nil { opened = sdg_curses_open(nil) }
+        guard let screen = opened else {
             throw ScreenError(message: "unknown or unusable terminal type (TERM)")
         }
         handle = screen
@@ -94,11 +107,23 @@ public final class CursesScreen: Screen {
     public func present(_ frame: Frame, repaintAll: Bool) {
         guard handle != nil else { return }
         let grid = frame.grid
-        let previous = (lastGrid?.size == grid.size && !repaintAll) ? lastGrid : nil
+        var previous = (lastGrid?.size == grid.size && !repaintAll) ? lastGrid : nil
+        // The grid scrolled: the terminal scrolls its region (moving the images with the text), curses'
+        // record of the screen follows, and only what the scroll exposed or changed is drawn.
+        var scrollBytes: [UInt8] = []
+        var scrolled = 0..<0
+        if let scroll = frame.scroll, scroll.isUseful, scrollsWithText, ownsScrolling, let old = previous,
+           scroll.rows.lowerBound >= 0, scroll.rows.upperBound <= min(size.rows, grid.size.rows),
+           sdg_curses_scrolled(Int32(scroll.rows.lowerBound), Int32(scroll.rows.upperBound), Int32(scroll.lines)) == 0 {
+            scrollBytes = writer.scroll(scroll, terminal: size)
+            previous = old.scrolled(scroll)
+            scrolled = scroll.rows
+        }
         for row in 0..<min(grid.size.rows, size.rows) {
             for column in 0..<min(grid.size.columns, size.columns) {
                 let cell = grid[column, row]
-                if let previous, previous[column, row] == cell { continue }
+                // Scrolled rows are all put: curses' own copy of them (stdscr) did not move.
+                if let previous, previous[column, row] == cell, !scrolled.contains(row) { continue }
                 if cell.text.isEmpty { continue }  // right half of a wide character
                 put(cell, column: column, row: row)
             }
@@ -107,15 +132,17 @@ public final class CursesScreen: Screen {
         // everything again.
         if repaintAll { writer.reset() }
         let released = writer.release(frame.released)
-        // When rows of text moved, curses may scroll them (its hash optimisation runs whatever idlok
+        // Curses opened with the terminal's scroll capabilities (no private terminfo entry could be
+        // made): when rows of text moved it may scroll them (its hash optimisation runs whatever idlok
         // says), and the terminal moves the images on them too: then every blank cell is erased after
         // the text and every image written again.
-        let moved = previous.map { FrameWriter.rowsMoved(from: $0, to: grid) } ?? false
+        let moved = !ownsScrolling && (previous.map { FrameWriter.rowsMoved(from: $0, to: grid) } ?? false)
         let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || previous == nil || moved,
                                changedRows: FrameWriter.changedRows(from: previous, to: grid))
         lastGrid = grid
         if repaintAll { sdg_curses_force_repaint() }
         write(writer.frameStart)
+        write(scrollBytes)
         write(released + FrameWriter.clearing(plan.cleared, erasing: plan.erased))
         // ncurses writes its own output buffer straight to the descriptor in doupdate(): what stdio
         // holds must reach the terminal first, or the erase lands after (and wipes) the new text.

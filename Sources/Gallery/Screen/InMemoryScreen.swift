@@ -19,6 +19,8 @@ public final class InMemoryScreen: Screen {
     /// Whether `close()` was called.
     public private(set) var closed = false
     private var writer = FrameWriter()
+    /// Whether frames that scroll are shown by scrolling (as `CursesScreen.scrollsWithText`).
+    public var scrollsWithText = false
 
     /// Creates a screen of `size`.
     public init(size: CellSize, cellPixels: PixelSize = PixelSize(width: 8, height: 16)) {
@@ -28,12 +30,18 @@ public final class InMemoryScreen: Screen {
 
     /// Records the frame and what the frame writer would emit.
     public func present(_ frame: Frame, repaintAll: Bool) {
-        let changed = FrameWriter.changedRows(from: frames.last?.grid, to: frame.grid)
+        var previous = repaintAll ? nil : frames.last?.grid
+        var scrolled: [UInt8] = []
+        if let scroll = frame.scroll, scroll.isUseful, scrollsWithText, let old = previous, old.size == frame.grid.size {
+            scrolled = writer.scroll(scroll, terminal: size)
+            previous = old.scrolled(scroll)
+        }
+        let changed = FrameWriter.changedRows(from: previous, to: frame.grid)
         let released = writer.release(frame.released)
         let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll, changedRows: changed)
         frames.append(frame)
         plans.append(plan)
-        let bytes = released + FrameWriter.clearing(plan.cleared, erasing: plan.erased) + writer.bytes(for: plan)
+        let bytes = scrolled + released + FrameWriter.clearing(plan.cleared, erasing: plan.erased) + writer.bytes(for: plan)
         log.withLock { $0.append(bytes) }
     }
 

@@ -77,3 +77,21 @@ public struct RendererSelection: Sendable, Hashable {
         }
     }
 }
+
+extension RendererSelection {
+    /// Whether a scrolled grid may be drawn by scrolling the terminal (a scroll region) and sending
+    /// only the rows it exposed: the terminal must move this renderer's output with the text. Text
+    /// kinds always move; kitty placements are placed again by id wherever they land (cheap, data
+    /// stays), so kitty is safe; sixel pixels move in the terminals known to scroll them (xterm,
+    /// mlterm, foot, WezTerm, contour). Nothing passed through tmux moves (tmux does not know it is
+    /// there). `terminal` is the probed terminal name.
+    public func scrollsWithText(terminal name: String?) -> Bool {
+        switch kind {
+        case .halfBlock, .ascii: return true
+        case .kitty: return !tmuxPassthrough
+        case .sixel:
+            guard !tmuxPassthrough, let name = name?.lowercased() else { return false }
+            return ["xterm", "mlterm", "foot", "wezterm", "contour"].contains { name.contains($0) }
+        }
+    }
+}
