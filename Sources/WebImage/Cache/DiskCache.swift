@@ -108,19 +108,21 @@ public final class DiskCache: Sendable {
     }
 
     /// Refreshes the last access of `key` (after a 304) and, when given and different, its validators
-    /// (rewritten atomically). Returns false if there is no such entry.
+    /// and freshness (rewritten atomically). Returns false if there is no such entry.
     @discardableResult
-    public func touch(forKey key: String, validators: HTTPValidators? = nil) -> Bool {
+    public func touch(forKey key: String, validators: HTTPValidators? = nil, freshness: HTTPFreshness? = nil) -> Bool {
         let now = config.clock()
         for name in candidateNames(forKey: key) {
-            guard let validators else {
+            guard validators != nil || freshness != nil else {
                 if POSIXFile.setTimes(path: path + "/" + name, now) { return true }
                 continue
             }
             guard case .hit(let entry) = read(name: name, key: key, now: now) else { continue }
-            if entry.validators == validators { return true }
-            let meta = DiskEntryFormat.Metadata(key: key, validators: validators, contentType: entry.contentType, storedAt: entry.storedAt,
-                                                 freshness: entry.freshness)
+            let newValidators = validators ?? entry.validators
+            let newFreshness = freshness ?? entry.freshness
+            if entry.validators == newValidators && entry.freshness == newFreshness { return true }
+            let meta = DiskEntryFormat.Metadata(key: key, validators: newValidators, contentType: entry.contentType, storedAt: entry.storedAt,
+                                                 freshness: newFreshness)
             guard let size = try? writeAtomically(name: name, prefix: DiskEntryFormat.prefix(meta, data: entry.data), data: entry.data, stamp: now) else {
                 return false
             }
