@@ -26,6 +26,10 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         var lastPartial: ContinuousClock.Instant?
         /// Transfers tried so far beyond the first (at most one retry).
         var retries = 0
+        /// The partial body this transfer asked to continue (`Range`), until its response answers.
+        var resuming: PartialDownload?
+        /// Bytes of `data` that came from a partial body (0 when not resumed).
+        var offset: Int64 = 0
     }
 
     /// The setup handed over by the downloader.
@@ -69,18 +73,19 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
     /// Removes a handler silently; cancels the transfer when it was the last one.
     @discardableResult public func removeHandler(id: UInt64) -> Bool {
         deliveryLock.lock()
-        let (wasLast, previous, transfer) = state.withLock { state -> (Bool, Phase, CurlTransfer?) in
-            guard state.handlers.removeValue(forKey: id) != nil else { return (false, state.phase, nil) }
+        let (wasLast, previous, transfer, partial) = state.withLock { state -> (Bool, Phase, CurlTransfer?, PartialDownload?) in
+            guard state.handlers.removeValue(forKey: id) != nil else { return (false, state.phase, nil, nil) }
             state.order.removeAll { $0 == id }
             guard state.handlers.isEmpty, state.phase == .pending || state.phase == .running else {
-                return (false, state.phase, nil)
+                return (false, state.phase, nil, nil)
             }
             let previous = state.phase
             state.phase = .cancelled
             defer { state.transfer = nil }
-            return (true, previous, state.transfer)
+            return (true, previous, state.transfer, Self.takePartial(&state))
         }
         deliveryLock.unlock()
+        if let partial { setup.partials?.keep(partial, for: url) }
         if wasLast { stopCancelled(previous: previous, transfer: transfer) }
         return wasLast
     }
@@ -98,7 +103,12 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         let transfer = state.withLock { state -> CurlTransfer? in
             guard state.phase == .pending else { return nil }
             state.phase = .running
-            let transfer = CurlTransfer(request: setup.curlRequest, delegate: TransferRelay(operation: self))
+            var request = setup.curlRequest
+            if !setup.isConditional, let partial = setup.partials?.take(url) {
+                state.resuming = partial
+                request.headers += partial.requestHeaders
+            }
+            let transfer = CurlTransfer(request: request, delegate: TransferRelay(operation: self))
             state.transfer = transfer
             return transfer
         }
@@ -109,14 +119,16 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
 
     /// Cancels; remaining handlers get `.failure(.cancelled)` (on the lane).
     public func cancel() {
-        let (previous, transfer, handlers) = state.withLock { state -> (Phase, CurlTransfer?, [DownloadHandler]) in
+        let (previous, transfer, handlers, partial) = state.withLock {
+            state -> (Phase, CurlTransfer?, [DownloadHandler], PartialDownload?) in
             let previous = state.phase
-            guard previous == .pending || previous == .running else { return (previous, nil, []) }
+            guard previous == .pending || previous == .running else { return (previous, nil, [], nil) }
             state.phase = .cancelled
             defer { state.transfer = nil }
-            return (previous, state.transfer, state.order.compactMap { state.handlers[$0] })
+            return (previous, state.transfer, state.order.compactMap { state.handlers[$0] }, Self.takePartial(&state))
         }
         guard previous == .pending || previous == .running else { return }
+        if let partial { setup.partials?.keep(partial, for: url) }
         let url = self.url
         lane.async { [self] in
             for handler in handlers { deliver(to: handler.id) { handler.completion(.failure(.cancelled(url: url))) } }
@@ -131,6 +143,14 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
             setup.events.post(.stopped(url))
         }
         setup.onFinish(self)
+    }
+
+    /// A cancelled transfer's body worth resuming (its bytes leave `state`).
+    private static func takePartial(_ state: inout State) -> PartialDownload? {
+        guard state.transfer != nil, let partial = PartialDownload(data: state.data, response: state.response) else { return nil }
+        state.data = Data()
+        state.undecoded = Data()
+        return partial
     }
 
     /// Runs `body` under the delivery lock if handler `id` is still registered.
