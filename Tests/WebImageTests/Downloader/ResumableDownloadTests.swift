@@ -52,6 +52,28 @@ import TestSupport
         await kit.tearDown()
     }
 
+    /// A resumed progressive load counts progress from the kept bytes and its partial images already
+    /// show the rows those bytes hold (the incremental decoder saw every byte from the start).
+    @Test func aResumedProgressiveLoadContinuesTheRender() async throws {
+        let kit = try await ManagerTestKit.make()
+        let body = TestPNG.solid(width: Self.side, height: Self.side, rgba: (90, 80, 70, 255))
+        let kept = await Self.cancelHalfway(kit, "/prog.png", body: body, etag: "\"p1\"")
+        #expect(kept >= body.count / 2)
+
+        let progress = CallbackRecorder<Int64>()
+        let results = LoadRecorder()
+        kit.manager.loadImage(with: kit.server.url("/prog.png"), options: .progressiveLoad,
+                              progress: { received, _, _ in progress.record(received) }) { results.record($0) }
+        #expect(await results.wait { $0.contains { $0.isFinished } })
+        #expect(progress.all.allSatisfy { $0 > Int64(kept) })
+        let partials = results.all.filter { !$0.isFinished }.compactMap(\.image)
+        #expect(!partials.isEmpty)
+        #expect(partials.first.map { $0.pixel(x: 0, y: Self.side / 4) == (90, 80, 70, 255) } == true)
+        #expect(results.all.last?.data == body)
+        #expect(kit.server.requests(to: "/prog.png").last?.status == 206)
+        await kit.tearDown()
+    }
+
     @Test func aChangedETagRestartsFromTheStart() async throws {
         let kit = try await ManagerTestKit.make()
         let old = TestPNG.solid(width: Self.side, height: Self.side, rgba: (1, 1, 1, 255))
