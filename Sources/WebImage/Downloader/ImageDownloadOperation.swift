@@ -5,8 +5,8 @@ import Locking
 /// The default `DownloadOperation`: one libcurl transfer, many handlers, progress, progressive
 /// partial images and the final decode on a decode queue (never on the network thread).
 ///
-/// `@unchecked Sendable`: `state` is a `Locked`; `decoderBox` is touched only on `lane` (a serial
-/// queue); `deliveryLock` serialises callbacks with handler removal.
+/// `@unchecked Sendable`: `state` is a `Locked` (the one lock: never held while a handler runs);
+/// `decoderBox` is touched only on `lane` (a serial queue, where every callback runs).
 public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendable {
     enum Phase { case pending, running, finished, cancelled }
 
@@ -30,6 +30,8 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         var resuming: PartialDownload?
         /// Bytes of `data` that came from a partial body (0 when not resumed).
         var offset: Int64 = 0
+        /// The handler whose callback is running now (on `lane`), and that thread.
+        var delivering: (id: UInt64, thread: pthread_t)?
     }
 
     /// The setup handed over by the downloader.
@@ -37,9 +39,6 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
     let state = Locked(State())
     /// Serial queue for decoding and callbacks.
     let lane = DecodeQueues.lane()
-    /// Held while a callback runs and while a handler is removed: after `removeHandler` returns,
-    /// that handler is never called. Recursive, so a callback may cancel its own token.
-    let deliveryLock = NSRecursiveLock()
     /// The incremental decoder (lane only).
     let decoderBox = DecoderBox()
 
@@ -70,10 +69,15 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         }
     }
 
-    /// Removes a handler silently; cancels the transfer when it was the last one.
+    /// Removes a handler silently; cancels the transfer when it was the last one. Once this returns
+    /// the handler is never called: a callback of it already running on another thread is waited
+    /// for (callbacks are short); from inside its own callback (a handler cancelling its token)
+    /// there is nothing to wait for.
     @discardableResult public func removeHandler(id: UInt64) -> Bool {
-        deliveryLock.lock()
+        let me = pthread_self()
+        var running = false
         let (wasLast, previous, transfer, partial) = state.withLock { state -> (Bool, Phase, CurlTransfer?, PartialDownload?) in
+            if let delivering = state.delivering, delivering.id == id, pthread_equal(delivering.thread, me) == 0 { running = true }
             guard state.handlers.removeValue(forKey: id) != nil else { return (false, state.phase, nil, nil) }
             state.order.removeAll { $0 == id }
             guard state.handlers.isEmpty, state.phase == .pending || state.phase == .running else {
@@ -84,7 +88,7 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
             defer { state.transfer = nil }
             return (true, previous, state.transfer, Self.takePartial(&state))
         }
-        deliveryLock.unlock()
+        if running { waitForDelivery(of: id) }
         if let partial { setup.partials?.keep(partial, for: url) }
         if wasLast { stopCancelled(previous: previous, transfer: transfer) }
         return wasLast
@@ -153,12 +157,23 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         return partial
     }
 
-    /// Runs `body` under the delivery lock if handler `id` is still registered.
+    /// Runs `body` (a callback of handler `id`) if the handler is still registered, with no lock
+    /// held; `removeHandler` on another thread waits for it. Called on `lane` only, so one at a time.
     func deliver(to id: UInt64, _ body: () -> Void) {
-        deliveryLock.lock()
-        defer { deliveryLock.unlock() }
-        guard state.withLock({ $0.handlers[id] != nil }) else { return }
+        let me = pthread_self()
+        let registered = state.withLock { state -> Bool in
+            guard state.handlers[id] != nil else { return false }
+            state.delivering = (id, me)
+            return true
+        }
+        guard registered else { return }
         body()
+        state.withLock { $0.delivering = nil }
+    }
+
+    /// Waits until the running callback of handler `id` returned (it was already past its check).
+    private func waitForDelivery(of id: UInt64) {
+        while state.withLock({ $0.delivering?.id == id }) { sched_yield() }
     }
 
     /// The current handlers, in the order they were added.
