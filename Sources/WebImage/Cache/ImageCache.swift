@@ -87,8 +87,7 @@ public final class ImageCache: Sendable {
             guard !operation.isCancelled else { return }
             if memoryImage == nil, !options.contains(.queryData), let image = thumbnail(forKey: key, disk: disk) {
                 // The thumbnail follows its original's freshness.
-                let original = disk.entry(forKey: key.diskKey)
-                let metadata = ResponseMetadata(validators: original?.validators ?? HTTPValidators(), freshness: original?.freshness)
+                let metadata = disk.metadata(forKey: key.diskKey) ?? ResponseMetadata()
                 if config.shouldCacheImagesInMemory && !options.contains(.skipMemoryStoreOnDiskHit) {
                     memory.set(image, forKey: key, metadata: metadata)
                 }

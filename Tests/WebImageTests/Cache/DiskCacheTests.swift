@@ -84,6 +84,17 @@ import Glibc
         #expect(disk.entry(forKey: "n")?.freshness == fresh)
     }
 
+    /// The metadata-only read (thumbnail hits) gives what the full read gives, without the body.
+    @Test func metadataReadsValidatorsAndFreshnessOnly() throws {
+        let clock = TestClock()
+        let (disk, _) = try makeDisk(clock: clock)
+        let etag = HTTPValidators(etag: "\"m\"")
+        try disk.store(payload(5, count: 300), forKey: "m", validators: etag, responseHeaders: ["cache-control": "max-age=30"])
+        let full = try #require(disk.entry(forKey: "m"))
+        #expect(disk.metadata(forKey: "m") == ResponseMetadata(validators: etag, freshness: full.freshness))
+        #expect(disk.metadata(forKey: "missing") == nil)
+    }
+
     /// Truncated, extended and garbled entries are misses, removed, and reported exactly once.
     @Test(arguments: ["truncate", "extend", "flip", "header"])
     func corruptEntryIsAMissRemovedAndReportedOnce(damage: String) throws {
