@@ -1,7 +1,7 @@
 import Foundation
 
 /// Builds stubs for files served from a directory, with validators derived from the file.
-enum FileStub {
+public enum FileStub {
     static func make(directory: URL, name: String) -> StubResponse {
         guard !name.isEmpty, !name.split(separator: "/").contains(".."),
               let data = try? Data(contentsOf: directory.appendingPathComponent(name)) else {
@@ -26,7 +26,8 @@ enum FileStub {
         }
     }
 
-    static func httpDate(_ date: Date) -> String {
+    /// `date` as an IMF-fixdate (RFC 9110 §5.6.7).
+    public static func httpDate(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")

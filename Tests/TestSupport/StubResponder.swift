@@ -28,7 +28,7 @@ struct StubResponder {
             headers.removeValue(.contentType)
             return finish(request, status: 304, reason: nil, headers: headers, body: Data(), stub: nil)
         }
-        if stub.status == 200, stub.supportsRange, let range = request.header("Range") {
+        if stub.status == 200, stub.supportsRange, let range = request.header("Range"), ifRangeMatches(request, stub) {
             headers[.acceptRanges] = "bytes"
             guard let slice = Self.byteRange(range, count: stub.body.count) else {
                 headers[.contentRange] = "bytes */\(stub.body.count)"
@@ -40,6 +40,12 @@ struct StubResponder {
             return finish(request, status: 206, reason: nil, headers: headers, body: partial.body, stub: partial)
         }
         return finish(request, status: stub.status, reason: stub.reason, headers: headers, body: stub.body, stub: stub)
+    }
+
+    /// RFC 9110 §13.1.5: a Range with an `If-Range` the representation no longer matches is ignored (full 200).
+    private func ifRangeMatches(_ request: RecordedRequest, _ stub: StubResponse) -> Bool {
+        guard let condition = request.header("If-Range") else { return true }
+        return condition == stub.etag || (condition == stub.lastModified && !condition.hasPrefix("\""))
     }
 
     private func isNotModified(_ request: RecordedRequest, _ stub: StubResponse) -> Bool {

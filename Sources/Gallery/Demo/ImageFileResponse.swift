@@ -2,8 +2,8 @@ import FlyingFox
 import Foundation
 
 /// The response that serves one image file: `ETag` and `Last-Modified` validators (a matching
-/// `If-None-Match` gets 304), `Content-Type` from the extension, HEAD, and a `ThrottledBody` with a
-/// Content-Length. Shared by the demo server and `sdgallery-bench serve`.
+/// `If-None-Match` gets 304), `Content-Type` from the extension, HEAD, single byte ranges (`Range`,
+/// with `If-Range`: 206), and a `ThrottledBody` with a Content-Length. Shared by the demo server and `sdgallery-bench serve`.
 public enum ImageFileResponse {
     /// The response to `request` (GET or HEAD) for `file`, or 404 when it cannot be read. The body
     /// goes at `bytesPerSecond` (0: unthrottled); `cutAfter` and `observer` are `ThrottledBody`'s.
@@ -25,9 +25,34 @@ public enum ImageFileResponse {
             headers[HTTPHeader("Content-Length")] = "\(data.count)"
             return HTTPResponse(statusCode: .ok, headers: headers)
         }
-        let body = ThrottledBody(data: data, bytesPerSecond: bytesPerSecond, cutAfter: cutAfter, observer: observer)
-        return HTTPResponse(statusCode: .ok, headers: headers,
-                            body: HTTPBodySequence(from: body, count: data.count, suggestedBufferSize: body.suggestedBufferSize))
+        headers[HTTPHeader("Accept-Ranges")] = "bytes"
+        var status = HTTPStatusCode.ok
+        var bytes = data
+        if let range = request.headers[HTTPHeader("Range")], ifRangeHolds(request, etag: etag),
+           let slice = byteRange(range, count: data.count) {
+            status = .partialContent
+            bytes = data.subdata(in: slice)
+            headers[HTTPHeader("Content-Range")] = "bytes \(slice.lowerBound)-\(slice.upperBound - 1)/\(data.count)"
+        }
+        let body = ThrottledBody(data: bytes, bytesPerSecond: bytesPerSecond, cutAfter: cutAfter, observer: observer)
+        return HTTPResponse(statusCode: status, headers: headers,
+                            body: HTTPBodySequence(from: body, count: bytes.count, suggestedBufferSize: body.suggestedBufferSize))
+    }
+
+    /// RFC 9110 §13.1.5: a Range is honoured only while `If-Range` (when sent) names the current ETag.
+    static func ifRangeHolds(_ request: HTTPRequest, etag: String) -> Bool {
+        guard let condition = request.headers[HTTPHeader("If-Range")] else { return true }
+        return condition == etag
+    }
+
+    /// `bytes=a-` or `bytes=a-b` (one range) within `count` bytes, else nil (the whole body is sent).
+    static func byteRange(_ header: String, count: Int) -> Range<Int>? {
+        guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
+        let bounds = header.dropFirst("bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
+        guard bounds.count == 2, let first = Int(bounds[0]), first >= 0, first < count else { return nil }
+        let last = bounds[1].isEmpty ? count - 1 : Int(bounds[1]).map { min($0, count - 1) }
+        guard let last, last >= first else { return nil }
+        return first..<(last + 1)
     }
 
     /// The MIME type for a file name's extension.

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import Locking
 import WebImage
 
 /// The gallery's `CellImageSource` on the web-image stack: each visible slot is an `ImageSlot`
@@ -67,13 +68,18 @@ public final class ManagerImageSource: CellImageSource {
         var context = ImageLoadContext(targetSize: targetSize)
         context.queueOrder = nextQueueOrder
         nextQueueOrder -= 1
+        // A cached image being revalidated stays on screen whatever the revalidation says.
+        let showsCached = Locked(false)
         imageSlot.setImage(with: item.entry.location.url, options: loadOptions.union(.avoidAutoSetImage),
                            context: context) { [weak self] result in
+            if result.isRevalidating { showsCached.withLock { $0 = true } }
             if result.isFinished || result.error != nil {
                 self?.visibleLoadSettled(slot)
                 settled?()
             }
-            if let error = result.error {
+            if result.error != nil, showsCached.withLock({ $0 }) {
+                onUpdate(.notModified)  // the server could not be asked: the cached copy stands
+            } else if let error = result.error {
                 counters.noteFailure()
                 onUpdate(.failed(error.shortDescription))
             } else if result.isNotModified {

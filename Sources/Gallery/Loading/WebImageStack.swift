@@ -137,19 +137,18 @@ public final class WebImageStack: Sendable {
     }
 
     /// One entry, loaded to completion with `options` (for `--print`; runs on the sheet's worker
-    /// threads). With `.refreshCached` a cached copy is delivered first and the revalidation last
-    /// (`cacheType == .none`): the sheet waits for it and keeps the cached image on 304.
+    /// threads). A cached copy being revalidated (stale, or `.refreshCached`) is delivered first and the
+    /// revalidation last: the sheet waits for it and keeps the cached image on 304 or error.
     func load(_ entry: URLListEntry, target: PixelSize?, options: ImageManagerOptions = []) -> Result<(Image, ImageDetails), LoadFailure> {
         let manager = self.manager
         let outcome = Locked<(cached: ImageLoadResult?, final: ImageLoadResult?)>((nil, nil))
         let done = DispatchSemaphore(value: 0)
         let url = entry.location.url
-        let revalidates = options.contains(.refreshCached) && !url.isFileURL
         manager.loadImage(with: url, options: options, context: ImageLoadContext(targetSize: target)) { result in
             guard result.isFinished else { return }
             let settled = outcome.withLock { state -> Bool in
                 guard state.final == nil else { return false }
-                if revalidates, result.cacheType != .none, result.image != nil, state.cached == nil {
+                if result.isRevalidating, state.cached == nil {
                     state.cached = result  // the revalidation follows
                     return false
                 }

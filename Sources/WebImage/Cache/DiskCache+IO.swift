@@ -69,6 +69,28 @@ extension DiskCache {
         }
     }
 
+    /// The validators and freshness of `key`'s entry, read from its header and metadata only (the
+    /// body, and so the checksum, is not read: the body is checked whenever it is read). Nil on a
+    /// miss or an unreadable header. For the decoded-thumbnail tier, which follows its original.
+    func metadata(forKey key: String) -> ResponseMetadata? {
+        let now = config.clock()
+        for name in candidateNames(forKey: key) {
+            let file = path + "/" + name
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            guard let st = POSIXFile.status(fd: fd), now.timeIntervalSince(st.modified) <= config.maxAge else { return nil }
+            var header = [UInt8](repeating: 0, count: DiskEntryFormat.headerSize)
+            guard (try? header.withUnsafeMutableBytes({ try POSIXFile.readExactly(fd, into: $0, at: 0, path: file) })) == true,
+                  let (metaLength, _, _, version) = try? DiskEntryFormat.parseHeader(header, fileSize: st.size) else { return nil }
+            var meta = [UInt8](repeating: 0, count: metaLength)
+            guard (try? meta.withUnsafeMutableBytes({ try POSIXFile.readExactly(fd, into: $0, at: DiskEntryFormat.headerSize, path: file) })) == true,
+                  let m = try? DiskEntryFormat.parseMetadata(meta, version: version), m.key == key else { return nil }
+            return ResponseMetadata(validators: m.validators, freshness: m.freshness)
+        }
+        return nil
+    }
+
     /// Parses the open entry file `fd` of known status.
     private func parse(fd: Int32, file: String, status st: FileStatus) throws -> DiskCacheEntry {
         var header = [UInt8](repeating: 0, count: DiskEntryFormat.headerSize)

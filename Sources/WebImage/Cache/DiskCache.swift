@@ -108,19 +108,26 @@ public final class DiskCache: Sendable {
     }
 
     /// Refreshes the last access of `key` (after a 304) and, when given and different, its validators
-    /// (rewritten atomically). Returns false if there is no such entry.
+    /// and freshness (rewritten atomically). Returns false if there is no such entry.
     @discardableResult
-    public func touch(forKey key: String, validators: HTTPValidators? = nil) -> Bool {
+    public func touch(forKey key: String, validators: HTTPValidators? = nil, freshness: HTTPFreshness? = nil) -> Bool {
         let now = config.clock()
         for name in candidateNames(forKey: key) {
-            guard let validators else {
+            guard validators != nil || freshness != nil else {
                 if POSIXFile.setTimes(path: path + "/" + name, now) { return true }
                 continue
             }
             guard case .hit(let entry) = read(name: name, key: key, now: now) else { continue }
-            if entry.validators == validators { return true }
-            let meta = DiskEntryFormat.Metadata(key: key, validators: validators, contentType: entry.contentType, storedAt: entry.storedAt,
-                                                 freshness: entry.freshness)
+            let newValidators = validators ?? entry.validators
+            let newFreshness = freshness ?? entry.freshness
+            if entry.validators == newValidators && (entry.freshness == newFreshness
+                || (Self.neverFresh(entry.freshness) && Self.neverFresh(newFreshness))) {
+                // Nothing a later load would decide differently (e.g. `no-cache` after `no-cache`): no
+                // rewrite, so the file keeps its identity and its decoded thumbnails stay valid.
+                return true
+            }
+            let meta = DiskEntryFormat.Metadata(key: key, validators: newValidators, contentType: entry.contentType, storedAt: entry.storedAt,
+                                                 freshness: newFreshness)
             guard let size = try? writeAtomically(name: name, prefix: DiskEntryFormat.prefix(meta, data: entry.data), data: entry.data, stamp: now) else {
                 return false
             }
@@ -128,6 +135,12 @@ public final class DiskCache: Sendable {
             return true
         }
         return false
+    }
+
+    /// Whether freshness `f` can never make the entry fresh (unknown, `no-cache`/`no-store`, or no lifetime).
+    static func neverFresh(_ f: HTTPFreshness?) -> Bool {
+        guard let f else { return true }
+        return f.noCache || f.noStore || f.freshnessLifetime <= 0
     }
 
     /// Candidate file names for `key`: known names first, then every other extension.

@@ -72,32 +72,38 @@ public final class ImageCache: Sendable {
                 operation.finish(result)
             }
         }
-        let memoryImage = options.contains(.diskOnly) || !config.shouldCacheImagesInMemory ? nil : memory.image(forKey: key)
-        if let memoryImage, !options.contains(.queryData) {
-            deliver(ImageCacheQueryResult(image: memoryImage, cacheType: .memory))
+        let memoryEntry = options.contains(.diskOnly) || !config.shouldCacheImagesInMemory ? nil : memory.entry(forKey: key)
+        let memoryImage = memoryEntry?.image
+        if let memoryEntry, !options.contains(.queryData) {
+            deliver(ImageCacheQueryResult(image: memoryEntry.image, cacheType: .memory, metadata: memoryEntry.metadata))
             return operation
         }
         guard let disk, !options.contains(.memoryOnly) else {
-            deliver(ImageCacheQueryResult(image: memoryImage, cacheType: memoryImage == nil ? .none : .memory))
+            deliver(memoryEntry.map { ImageCacheQueryResult(image: $0.image, cacheType: .memory, metadata: $0.metadata) }
+                    ?? ImageCacheQueryResult())
             return operation
         }
         ioQueue.async(group: ioWork) { [self] in
             guard !operation.isCancelled else { return }
             if memoryImage == nil, !options.contains(.queryData), let image = thumbnail(forKey: key, disk: disk) {
+                // The thumbnail follows its original's freshness.
+                let metadata = disk.metadata(forKey: key.diskKey) ?? ResponseMetadata()
                 if config.shouldCacheImagesInMemory && !options.contains(.skipMemoryStoreOnDiskHit) {
-                    memory.set(image, forKey: key)
+                    memory.set(image, forKey: key, metadata: metadata)
                 }
-                deliver(ImageCacheQueryResult(image: image, cacheType: .disk))
+                deliver(ImageCacheQueryResult(image: image, cacheType: .disk, metadata: metadata))
                 return
             }
             let identity = disk.fileIdentity(forKey: key.diskKey)
             guard let entry = disk.entry(forKey: key.diskKey) else {
-                deliver(ImageCacheQueryResult(image: memoryImage, cacheType: memoryImage == nil ? .none : .memory))
+                deliver(memoryEntry.map { ImageCacheQueryResult(image: $0.image, cacheType: .memory, metadata: $0.metadata) }
+                        ?? ImageCacheQueryResult())
                 return
             }
             let data = options.contains(.queryData) ? entry.data : nil
+            let metadata = ResponseMetadata(validators: entry.validators, freshness: entry.freshness)
             if let memoryImage {
-                deliver(ImageCacheQueryResult(image: memoryImage, data: data, cacheType: .memory, validators: entry.validators))
+                deliver(ImageCacheQueryResult(image: memoryImage, data: data, cacheType: .memory, metadata: metadata))
                 return
             }
             decodeQueue.async { [self] in
@@ -107,11 +113,11 @@ public final class ImageCache: Sendable {
                 do {
                     let image = try config.decoder(entry.data, decodeOptions)
                     if config.shouldCacheImagesInMemory && !options.contains(.skipMemoryStoreOnDiskHit) {
-                        memory.set(image, forKey: key)
+                        memory.set(image, forKey: key, metadata: metadata)
                     }
                     // Queue the thumbnail write before delivering, so a caller's waitUntilIdle covers it.
                     if let identity { storeThumbnail(image, forKey: key, originalBytes: entry.data.count, identity: identity) }
-                    deliver(ImageCacheQueryResult(image: image, data: data, cacheType: .disk, validators: entry.validators))
+                    deliver(ImageCacheQueryResult(image: image, data: data, cacheType: .disk, metadata: metadata))
                 } catch {
                     let failure = CacheError.decodeFailed(key: key.diskKey, reason: "\(error)")
                     config.onEvent?(.error(failure))
@@ -130,7 +136,10 @@ public final class ImageCache: Sendable {
         validators: HTTPValidators = HTTPValidators(), contentType: String? = nil,
         responseHeaders: [String: String]? = nil, completion: (@Sendable () -> Void)? = nil
     ) {
-        if let image, config.shouldCacheImagesInMemory { memory.set(image, forKey: key) }
+        if let image, config.shouldCacheImagesInMemory {
+            let freshness = responseHeaders.map { HTTPFreshness(headers: $0, receivedAt: config.clock()) }
+            memory.set(image, forKey: key, metadata: ResponseMetadata(validators: validators, freshness: freshness))
+        }
         guard toDisk, let disk, let data else {
             completion?()
             return
@@ -181,13 +190,22 @@ public final class ImageCache: Sendable {
     /// Entries on disk.
     public var diskCount: Int { disk?.count ?? 0 }
 
-    /// After a 304: refreshes the entry's last access and, if given, its validators (I/O queue).
-    public func touch(forKey key: ImageCacheKey, validators: HTTPValidators? = nil, completion: (@Sendable (Bool) -> Void)? = nil) {
+    /// After a 304: refreshes the entry's last access and, if given, its validators and freshness — on
+    /// disk (I/O queue) and in every memory entry of the URL (now).
+    public func touch(forKey key: ImageCacheKey, validators: HTTPValidators? = nil, freshness: HTTPFreshness? = nil,
+                      completion: (@Sendable (Bool) -> Void)? = nil) {
+        if let validators, let freshness {
+            memory.updateMetadata(ResponseMetadata(validators: validators, freshness: freshness), urlKey: key.urlKey)
+        }
         guard let disk else {
             completion?(false)
             return
         }
-        ioQueue.async(group: ioWork) { completion?(disk.touch(forKey: key.diskKey, validators: validators)) }
+        ioQueue.async(group: ioWork) {
+            // Not `completion?(disk.touch(…))`: optional chaining would skip the touch without a completion.
+            let touched = disk.touch(forKey: key.diskKey, validators: validators, freshness: freshness)
+            completion?(touched)
+        }
     }
 
     /// Removes expired entries and dead writers' temp files (in the background); passes the number of
@@ -197,7 +215,10 @@ public final class ImageCache: Sendable {
             completion?(0)
             return
         }
-        ioQueue.async(group: ioWork) { completion?(disk.removeExpired()) }
+        ioQueue.async(group: ioWork) {
+            let removed = disk.removeExpired()  // (evaluated even without a completion)
+            completion?(removed)
+        }
     }
 
     /// Blocks until queued disk work (stores, trims, sweeps) is done. Not for the UI thread.

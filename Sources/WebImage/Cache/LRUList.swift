@@ -31,6 +31,13 @@ struct LRUList<Key: Hashable, Value> {
     /// Whether `key` is present (does not touch its recency).
     func contains(_ key: Key) -> Bool { index[key] != nil }
 
+    /// Changes the value of `key` in place, without touching its recency or cost.
+    mutating func update(_ key: Key, _ change: (inout Value) -> Void) {
+        guard let i = index[key], var value = slots[i].value else { return }
+        change(&value)
+        slots[i].value = value
+    }
+
     /// Inserts or replaces `key` at the front.
     mutating func set(_ key: Key, _ value: Value, cost: Int) {
         if let i = index[key] {

@@ -21,7 +21,15 @@ public final class MemoryCache: Sendable {
     public let costLimit: Int
     /// The number of images the cache may hold.
     public let countLimit: Int
-    private let list = Locked(LRUList<ImageCacheKey, Image>())
+    private let list = Locked(LRUList<ImageCacheKey, Entry>())
+
+    /// One cached image with what is known of the response it came from.
+    public struct Entry: Sendable {
+        /// The decoded image.
+        public var image: Image
+        /// Validators and freshness of its response (the memory tier must not make a stale image look fresh).
+        public var metadata: ResponseMetadata
+    }
 
     /// Creates an empty cache.
     public init(costLimit: Int = MemoryCache.defaultCostLimit, countLimit: Int = MemoryCache.defaultCountLimit) {
@@ -34,7 +42,21 @@ public final class MemoryCache: Sendable {
 
     /// The image for `key`, marked most recently used; nil on a miss.
     public func image(forKey key: ImageCacheKey) -> Image? {
+        list.withLock { $0.get(key)?.image }
+    }
+
+    /// The entry for `key` (image and response metadata), marked most recently used; nil on a miss.
+    public func entry(forKey key: ImageCacheKey) -> Entry? {
         list.withLock { $0.get(key) }
+    }
+
+    /// Replaces the response metadata of every entry of one URL (after a revalidation), keeping recency. O(n).
+    public func updateMetadata(_ metadata: ResponseMetadata, urlKey: String) {
+        list.withLock { list in
+            for key in list.keysByRecency where key.urlKey == urlKey {
+                list.update(key) { $0.metadata = metadata }
+            }
+        }
     }
 
     /// Whether `key` is present, without touching its recency.
@@ -46,7 +68,7 @@ public final class MemoryCache: Sendable {
     /// both limits hold. Returns false (and drops any older entry for `key`) when the image costs more
     /// than `maxEntryCost`.
     @discardableResult
-    public func set(_ image: Image, forKey key: ImageCacheKey) -> Bool {
+    public func set(_ image: Image, forKey key: ImageCacheKey, metadata: ResponseMetadata = ResponseMetadata()) -> Bool {
         let cost = image.cost
         let limit = costLimit, countLimit = countLimit
         return list.withLock { list in
@@ -54,7 +76,7 @@ public final class MemoryCache: Sendable {
                 list.remove(key)
                 return false
             }
-            list.set(key, image, cost: cost)
+            list.set(key, Entry(image: image, metadata: metadata), cost: cost)
             while list.totalCost > limit || list.count > countLimit {
                 list.removeLeastRecent()
             }

@@ -22,7 +22,7 @@ enum CurlResultMapper {
     }
 
     static func statusError(_ response: DownloadResponse, url: URL) -> DownloadError {
-        if response.statusCode == 304 { return .notModified(url: url, validators: response.validators) }
+        if response.statusCode == 304 { return .notModified(url: url, validators: response.validators, headers: response.headers) }
         return .badStatus(url: url, code: response.statusCode, reason: response.reason)
     }
 

@@ -22,8 +22,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server answered with a status outside 200–299 (other than 304).
     case badStatus(url: URL, code: Int, reason: String)
     /// The server answered 304 Not Modified to a conditional request: the caller's stored copy is
-    /// still valid. Carries the validators of the 304 response.
-    case notModified(url: URL, validators: HTTPValidators)
+    /// still valid. Carries the validators and headers (lowercased names) of the 304 response,
+    /// which refresh the stored copy's freshness.
+    case notModified(url: URL, validators: HTTPValidators, headers: [String: String] = [:])
     /// No bytes moved for longer than the download timeout (`limit`), in `phase`.
     case timedOut(url: URL, phase: TimeoutPhase, limit: Duration)
     /// The TCP connection could not be made (refused, unreachable).
@@ -60,7 +61,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
     public var url: URL? {
         switch self {
         case .invalidURL(let text): return URL(string: text)
-        case .badStatus(let url, _, _), .notModified(let url, _), .timedOut(let url, _, _),
+        case .badStatus(let url, _, _), .notModified(let url, _, _), .timedOut(let url, _, _),
              .cannotConnect(let url, _), .cannotResolveHost(let url, _), .connectionReset(let url, _),
              .truncated(let url, _, _), .connectionLost(let url, _), .tooLarge(let url, _, _),
              .tlsFailure(let url, _), .tooManyRedirects(let url, _), .redirectRefused(let url, _),

@@ -95,6 +95,13 @@ public struct DownloadOperationSetup: Sendable {
     var caCertificateFile: String?
     /// The proxy; nil: the environment's.
     var proxy: String?
+    /// Where a cancelled transfer leaves its partial body, and a new one finds it; nil: no resuming.
+    var partials: PartialDownloadStore?
+
+    /// Whether the request is conditional (a revalidation): such a request is never resumed.
+    var isConditional: Bool {
+        headers.contains { ["if-none-match", "if-modified-since"].contains($0.name.lowercased()) }
+    }
 
     /// The `CurlRequest` for this operation.
     var curlRequest: CurlRequest {

@@ -21,6 +21,8 @@ extension ImageDownloadOperation {
             state.transfer = nil
             state.response = nil
             state.data = Data()
+            state.offset = 0
+            state.resuming = nil
             state.undecoded = Data()
             state.rendersPartially = nil
             state.partialInFlight = false

@@ -3,13 +3,28 @@ import ImageCodecs
 
 /// Network-thread events → bytes, progress, partial images, the final image.
 extension ImageDownloadOperation {
+    /// A resumed transfer's `206` that continues its partial body restores the bytes (the
+    /// incremental decoder gets them all from the start) and is seen as the whole `200` from here
+    /// on; any other answer (`200`: a changed validator or no ranges) starts over.
     func didReceiveResponse(_ response: DownloadResponse) {
-        let running = state.withLock { state -> Bool in
-            guard state.phase == .running else { return false }
+        let seen = state.withLock { state -> DownloadResponse? in
+            guard state.phase == .running else { return nil }
+            var response = response
+            if let partial = state.resuming {
+                state.resuming = nil
+                if partial.isContinued(by: response) {
+                    state.data = partial.data
+                    state.undecoded = partial.data
+                    state.offset = Int64(partial.data.count)
+                    response.statusCode = 200
+                    response.headers["content-range"] = nil
+                    response.headers["content-length"] = String(partial.totalLength)
+                }
+            }
             state.response = response
-            return true
+            return response
         }
-        if running { setup.events.post(.receivedResponse(url, statusCode: response.statusCode)) }
+        if let seen { setup.events.post(.receivedResponse(url, statusCode: seen.statusCode)) }
     }
 
     /// Network thread: keep the bytes, schedule progress callbacks and (throttled) a partial decode.
@@ -17,7 +32,7 @@ extension ImageDownloadOperation {
         setup.statistics.noteBytes(chunk.count)
         let interval = setup.progressiveInterval
         let progressive = isProgressive
-        let work = state.withLock { state -> (progress: [DownloadHandler], partial: Data?)? in
+        let work = state.withLock { state -> (progress: [DownloadHandler], partial: Data?, offset: Int64)? in
             guard state.phase == .running else { return nil }
             if state.data.isEmpty, expected > 0 {
                 state.data.reserveCapacity(Int(min(expected, max(setup.maxResponseBytes, Int64(chunk.count)))))
@@ -40,10 +55,11 @@ extension ImageDownloadOperation {
                 }
             }
             let progress = state.order.compactMap { state.handlers[$0] }.filter { $0.progress != nil }
-            return (progress, partial)
+            return (progress, partial, state.offset)
         }
         guard let work else { return }
         let url = self.url
+        let received = received + work.offset, expected = expected > 0 ? expected + work.offset : expected
         if !work.progress.isEmpty {
             lane.async { [self] in
                 for handler in work.progress {
@@ -85,14 +101,17 @@ extension ImageDownloadOperation {
     /// bodies faster than the lanes decode them (hundreds of MB over loopback).
     func didComplete(_ result: Result<DownloadResponse, DownloadError>) {
         if case .failure(let error) = result, retryIfTransient(error) { return }
-        let outcome = state.withLock { state -> (data: Data, rest: Data, incremental: Bool)? in
+        let outcome = state.withLock { state -> (data: Data, rest: Data, incremental: Bool, response: DownloadResponse?)? in
             guard state.phase == .running else { return nil }
             state.phase = .finished
             state.transfer = nil
             defer { state.undecoded = Data() }
-            return (state.data, state.undecoded, state.rendersPartially != false)
+            return (state.data, state.undecoded, state.rendersPartially != false, state.offset > 0 ? state.response : nil)
         }
         guard let outcome else { return }
+        var final = result
+        if case .success = result, let seen = outcome.response { final = .success(seen) }  // a resumed 206 as its 200
+        let result = final
         setup.events.post(.stopped(url))
         if case .success = result { setup.events.post(.finished(url)) }
         lane.async { [self] in finish(result, data: outcome.data, rest: outcome.rest, incremental: outcome.incremental) }

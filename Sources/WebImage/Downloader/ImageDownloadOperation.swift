@@ -5,8 +5,8 @@ import Locking
 /// The default `DownloadOperation`: one libcurl transfer, many handlers, progress, progressive
 /// partial images and the final decode on a decode queue (never on the network thread).
 ///
-/// `@unchecked Sendable`: `state` is a `Locked`; `decoderBox` is touched only on `lane` (a serial
-/// queue); `deliveryLock` serialises callbacks with handler removal.
+/// `@unchecked Sendable`: `state` is a `Locked` (the one lock: never held while a handler runs);
+/// `decoderBox` is touched only on `lane` (a serial queue, where every callback runs).
 public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendable {
     enum Phase { case pending, running, finished, cancelled }
 
@@ -26,6 +26,12 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         var lastPartial: ContinuousClock.Instant?
         /// Transfers tried so far beyond the first (at most one retry).
         var retries = 0
+        /// The partial body this transfer asked to continue (`Range`), until its response answers.
+        var resuming: PartialDownload?
+        /// Bytes of `data` that came from a partial body (0 when not resumed).
+        var offset: Int64 = 0
+        /// The handler whose callback is running now (on `lane`), and that thread.
+        var delivering: (id: UInt64, thread: pthread_t)?
     }
 
     /// The setup handed over by the downloader.
@@ -33,9 +39,6 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
     let state = Locked(State())
     /// Serial queue for decoding and callbacks.
     let lane = DecodeQueues.lane()
-    /// Held while a callback runs and while a handler is removed: after `removeHandler` returns,
-    /// that handler is never called. Recursive, so a callback may cancel its own token.
-    let deliveryLock = NSRecursiveLock()
     /// The incremental decoder (lane only).
     let decoderBox = DecoderBox()
 
@@ -66,21 +69,27 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         }
     }
 
-    /// Removes a handler silently; cancels the transfer when it was the last one.
+    /// Removes a handler silently; cancels the transfer when it was the last one. Once this returns
+    /// the handler is never called: a callback of it already running on another thread is waited
+    /// for (callbacks are short); from inside its own callback (a handler cancelling its token)
+    /// there is nothing to wait for.
     @discardableResult public func removeHandler(id: UInt64) -> Bool {
-        deliveryLock.lock()
-        let (wasLast, previous, transfer) = state.withLock { state -> (Bool, Phase, CurlTransfer?) in
-            guard state.handlers.removeValue(forKey: id) != nil else { return (false, state.phase, nil) }
+        let me = pthread_self()
+        var running = false
+        let (wasLast, previous, transfer, partial) = state.withLock { state -> (Bool, Phase, CurlTransfer?, PartialDownload?) in
+            if let delivering = state.delivering, delivering.id == id, pthread_equal(delivering.thread, me) == 0 { running = true }
+            guard state.handlers.removeValue(forKey: id) != nil else { return (false, state.phase, nil, nil) }
             state.order.removeAll { $0 == id }
             guard state.handlers.isEmpty, state.phase == .pending || state.phase == .running else {
-                return (false, state.phase, nil)
+                return (false, state.phase, nil, nil)
             }
             let previous = state.phase
             state.phase = .cancelled
             defer { state.transfer = nil }
-            return (true, previous, state.transfer)
+            return (true, previous, state.transfer, Self.takePartial(&state))
         }
-        deliveryLock.unlock()
+        if running { waitForDelivery(of: id) }
+        if let partial { setup.partials?.keep(partial, for: url) }
         if wasLast { stopCancelled(previous: previous, transfer: transfer) }
         return wasLast
     }
@@ -98,7 +107,12 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         let transfer = state.withLock { state -> CurlTransfer? in
             guard state.phase == .pending else { return nil }
             state.phase = .running
-            let transfer = CurlTransfer(request: setup.curlRequest, delegate: TransferRelay(operation: self))
+            var request = setup.curlRequest
+            if !setup.isConditional, let partial = setup.partials?.take(url) {
+                state.resuming = partial
+                request.headers += partial.requestHeaders
+            }
+            let transfer = CurlTransfer(request: request, delegate: TransferRelay(operation: self))
             state.transfer = transfer
             return transfer
         }
@@ -109,14 +123,16 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
 
     /// Cancels; remaining handlers get `.failure(.cancelled)` (on the lane).
     public func cancel() {
-        let (previous, transfer, handlers) = state.withLock { state -> (Phase, CurlTransfer?, [DownloadHandler]) in
+        let (previous, transfer, handlers, partial) = state.withLock {
+            state -> (Phase, CurlTransfer?, [DownloadHandler], PartialDownload?) in
             let previous = state.phase
-            guard previous == .pending || previous == .running else { return (previous, nil, []) }
+            guard previous == .pending || previous == .running else { return (previous, nil, [], nil) }
             state.phase = .cancelled
             defer { state.transfer = nil }
-            return (previous, state.transfer, state.order.compactMap { state.handlers[$0] })
+            return (previous, state.transfer, state.order.compactMap { state.handlers[$0] }, Self.takePartial(&state))
         }
         guard previous == .pending || previous == .running else { return }
+        if let partial { setup.partials?.keep(partial, for: url) }
         let url = self.url
         lane.async { [self] in
             for handler in handlers { deliver(to: handler.id) { handler.completion(.failure(.cancelled(url: url))) } }
@@ -133,12 +149,31 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         setup.onFinish(self)
     }
 
-    /// Runs `body` under the delivery lock if handler `id` is still registered.
+    /// A cancelled transfer's body worth resuming (its bytes leave `state`).
+    private static func takePartial(_ state: inout State) -> PartialDownload? {
+        guard state.transfer != nil, let partial = PartialDownload(data: state.data, response: state.response) else { return nil }
+        state.data = Data()
+        state.undecoded = Data()
+        return partial
+    }
+
+    /// Runs `body` (a callback of handler `id`) if the handler is still registered, with no lock
+    /// held; `removeHandler` on another thread waits for it. Called on `lane` only, so one at a time.
     func deliver(to id: UInt64, _ body: () -> Void) {
-        deliveryLock.lock()
-        defer { deliveryLock.unlock() }
-        guard state.withLock({ $0.handlers[id] != nil }) else { return }
+        let me = pthread_self()
+        let registered = state.withLock { state -> Bool in
+            guard state.handlers[id] != nil else { return false }
+            state.delivering = (id, me)
+            return true
+        }
+        guard registered else { return }
         body()
+        state.withLock { $0.delivering = nil }
+    }
+
+    /// Waits until the running callback of handler `id` returned (it was already past its check).
+    private func waitForDelivery(of id: UInt64) {
+        while state.withLock({ $0.delivering?.id == id }) { sched_yield() }
     }
 
     /// The current handlers, in the order they were added.

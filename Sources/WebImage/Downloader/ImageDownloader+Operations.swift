@@ -18,6 +18,7 @@ extension ImageDownloader {
         setup.statistics = statistics
         setup.caCertificateFile = config.caCertificateFile
         setup.proxy = config.proxy
+        setup.partials = config.maxPartialBytes > 0 ? partials : nil
         return config.operationType.init(setup: setup)
     }
 

@@ -33,6 +33,8 @@ public final class ImageDownloader: @unchecked Sendable {
     public let events = DownloadEventCenter()
     /// Running counters (requests, coalesced joins, transfers, cancels, bytes).
     public let statistics = DownloadStatistics()
+    /// Partial bodies of cancelled transfers, resumed by the next request for their URL.
+    let partials: PartialDownloadStore
 
     /// A shared downloader with the default configuration.
     public static let shared = ImageDownloader()
@@ -40,6 +42,7 @@ public final class ImageDownloader: @unchecked Sendable {
     /// Creates a downloader with its own network thread.
     public init(config: ImageDownloaderConfig = .default) {
         state = Locked(State(config: config, session: CurlSession()))
+        partials = PartialDownloadStore(budget: config.maxPartialBytes)
     }
 
     deinit {

@@ -32,6 +32,9 @@ public struct ImageDownloaderConfig: Sendable {
     public var executionOrder = ExecutionOrder.fifo
     /// Response size cap in bytes, for announced and counted bodies.
     public var maxResponseBytes = ImageDownloaderConfig.defaultMaxResponseBytes
+    /// Bytes of cancelled transfers' bodies kept to resume them (`Range` / `If-Range`), oldest
+    /// dropped first; 0 turns resuming off.
+    public var maxPartialBytes = 64 << 20
     /// Minimum time between two partial decodes of one download (default 100 ms).
     public var progressiveInterval: Duration = .milliseconds(100)
     /// Pixel budget for `.scaleDownLargeImages` (default 16 megapixels).

@@ -17,6 +17,9 @@ public struct ImageLoadResult: Sendable {
     public var isFinished: Bool
     /// A refresh found the cached copy still valid (HTTP 304): no new image, nothing to redraw.
     public var isNotModified: Bool
+    /// A cached image that is being revalidated (stale, `no-cache`, or `.refreshCached`): one more
+    /// delivery follows (`isNotModified`, a new image, or an error), though this one is finished.
+    public var isRevalidating: Bool = false
 
     /// Creates a result.
     public init(url: URL?, image: Image? = nil, data: Data? = nil, error: ImageLoadError? = nil,

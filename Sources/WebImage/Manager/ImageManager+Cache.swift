@@ -2,19 +2,27 @@ import Foundation
 import ImageCodecs
 
 extension ImageManager {
-    /// Step 1: the cache. A hit completes (and, with `.refreshCached`, goes on to revalidate);
-    /// a miss downloads unless `.fromCacheOnly`.
+    /// Step 1: the cache (RFC 9111). A fresh hit completes with no request; a stale one (or
+    /// `no-cache`, or unknown freshness) — and any hit with `.refreshCached` — is delivered at once,
+    /// then revalidated with a conditional request. A miss downloads unless `.fromCacheOnly`.
     func queryCache(_ load: Load) {
         let refresh = load.options.contains(.refreshCached) && load.url.isHTTP
         var queryOptions: ImageCacheQueryOptions = []
         if refresh { queryOptions.insert(.queryData) }  // reads the disk entry for its validators
         var queryContext = ImageCacheQueryContext()
         queryContext.decodeOptions = load.decodeOptions
+        let now = cache.config.clock
         let query = cache.queryCacheOperation(forKey: load.cacheKey, options: queryOptions, context: queryContext) {
             [self] result in
             if let image = result.image {
-                load.deliver(ImageLoadResult(url: load.url, image: image, cacheType: result.cacheType), last: !refresh)
-                if refresh { fetch(load, cached: (image, result.validators ?? HTTPValidators())) }
+                let revalidate = load.url.isHTTP && !load.options.contains(.fromCacheOnly) && (refresh || !result.isFresh(at: now()))
+                var hit = ImageLoadResult(url: load.url, image: image, cacheType: result.cacheType)
+                hit.isRevalidating = revalidate
+                load.deliver(hit, last: !revalidate)
+                if revalidate {
+                    let metadata = ResponseMetadata(validators: result.validators ?? HTTPValidators(), freshness: result.freshness)
+                    fetch(load, cached: CachedCopy(image: image, metadata: metadata))
+                }
             } else if load.options.contains(.fromCacheOnly) {
                 load.deliver(ImageLoadResult(url: load.url, error: .notCached(load.url)), last: true)
             } else {
@@ -25,7 +33,7 @@ extension ImageManager {
     }
 
     /// Step 2: the loader — curl for http(s), the file system for `file:` URLs.
-    func fetch(_ load: Load, cached: (image: Image, validators: HTTPValidators)?) {
+    func fetch(_ load: Load, cached: CachedCopy?) {
         guard !load.operation.isCancelled else { return }
         if load.url.isFileURL {
             fileLoader.load(load.url, options: load.decodeOptions) { [self] result in
@@ -47,6 +55,12 @@ extension ImageManager {
         }
         download(load, cached: cached)
     }
+}
+
+/// The cached image a revalidation is about, with what the cache knows of its response.
+struct CachedCopy: Sendable {
+    let image: Image
+    let metadata: ResponseMetadata
 }
 
 extension URL {

@@ -22,10 +22,10 @@ extension ImageManager {
     }
 
     /// Step 3: the network. Stores the result and completes; 304 touches the entry.
-    func download(_ load: Load, cached: (image: Image, validators: HTTPValidators)?) {
+    func download(_ load: Load, cached: CachedCopy?) {
         var headers = load.context.headers
         if let cached {
-            for (name, value) in cached.validators.conditionalHeaders { headers[name] = value }
+            for (name, value) in cached.metadata.validators.conditionalHeaders { headers[name] = value }
         }
         var downloadContext = DownloadContext(decodeOptions: load.decodeOptions, headers: headers)
         downloadContext.queueOrder = load.context.queueOrder
@@ -39,8 +39,13 @@ extension ImageManager {
                 load.deliver(ImageLoadResult(url: load.url, image: image, isFinished: false), last: false)
             case .success(let download):
                 finishDownload(load, download)
-            case .failure(.notModified(_, let validators)):
-                cache.touch(forKey: load.cacheKey, validators: validators)
+            case .failure(.notModified(_, let validators, let responseHeaders)):
+                // RFC 9111 §4.3.4: the 304's headers refresh the stored freshness; its validators, if any, replace the old.
+                let now = cache.config.clock()
+                let freshness = cached?.metadata.freshness?.updated(with: responseHeaders, receivedAt: now)
+                    ?? HTTPFreshness(headers: responseHeaders, receivedAt: now)
+                let merged = validators.isEmpty ? (cached?.metadata.validators ?? validators) : validators
+                cache.touch(forKey: load.cacheKey, validators: merged, freshness: freshness)
                 load.deliver(ImageLoadResult(url: load.url, cacheType: .none, isNotModified: true), last: true)
             case .failure(let error):
                 let failure = ImageLoadError.download(error)

@@ -96,6 +96,21 @@ public struct HTTPFreshness: Sendable, Hashable, Codable {
         directives(headers["cache-control"] ?? "").contains { $0.name == "no-store" }
     }
 
+    /// The freshness after a revalidation answered at `receivedAt` with `headers` (a 304, RFC 9111
+    /// §4.3.4): the new response's Date/Age restart the clock; a header the 304 leaves out keeps its stored value.
+    public func updated(with headers: [String: String], receivedAt: Date) -> HTTPFreshness {
+        var new = HTTPFreshness(headers: headers, receivedAt: receivedAt)
+        if headers["cache-control"] == nil {
+            new.maxAge = maxAge
+            new.noCache = noCache
+            new.noStore = noStore
+            new.mustRevalidate = mustRevalidate
+        }
+        if headers["expires"] == nil { new.expires = expires }
+        if headers["last-modified"] == nil { new.lastModified = lastModified }
+        return new
+    }
+
     /// Whether a stale copy may be shown while it is revalidated in the background.
     public var mayShowWhileRevalidating: Bool { !mustRevalidate }
 

@@ -44,4 +44,28 @@ struct DemoServerTests {
         }
         await server.stop()
     }
+
+    /// Byte ranges for resumed downloads: `Range` with a current `If-Range` → 206 and the rest;
+    /// with a stale one → the whole 200.
+    @Test func honoursRangeWhileIfRangeMatches() async throws {
+        let dir = try Fixtures.temporaryDirectory("gallery-demo-range")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let body = Data((0..<10_000).map { UInt8($0 % 251) })
+        try body.write(to: dir.appendingPathComponent("r.jpg"))
+        let server = try await DemoServer.start(directory: dir, bytesPerSecond: 0)
+        let url = server.url(of: "r.jpg").absoluteString
+        let head = try await curl(["-s", "-I", url])
+        let etag = head.out.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5).trimmingCharacters(in: .whitespaces) ?? ""
+        let out = dir.appendingPathComponent("out.bin")
+
+        let rest = try await curl(["-s", "-D", "-", "-o", out.path, "-H", "Range: bytes=4000-", "-H", "If-Range: \(etag)", url])
+        #expect(rest.out.hasPrefix("HTTP/1.1 206"))
+        #expect(rest.out.lowercased().contains("content-range: bytes 4000-9999/10000"))
+        #expect(try Data(contentsOf: out) == body.subdata(in: 4000..<10_000))
+
+        let stale = try await curl(["-s", "-o", out.path, "-w", "%{http_code}", "-H", "Range: bytes=4000-", "-H", "If-Range: \"old\"", url])
+        #expect(stale.out == "200")
+        #expect(try Data(contentsOf: out) == body)
+        await server.stop()
+    }
 }

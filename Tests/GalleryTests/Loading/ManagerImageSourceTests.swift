@@ -42,6 +42,49 @@ import WebImage
         await server.stop()
     }
 
+    /// A stale cached image is shown at once; when its revalidation fails (the server answers 503)
+    /// the cell keeps it (`notModified`), it does not turn into a failure.
+    @Test(.timeLimit(.minutes(1)))
+    func aFailedRevalidationKeepsTheCachedImage() async throws {
+        let server = try await LoopbackServer.start()
+        var stub = StubResponse.ok(Self.red, contentType: "image/png")
+        stub.etag = "\"r1\""
+        stub.headers["Cache-Control"] = "no-cache"
+        server.route("/red.png", stub)
+        let url = server.url("/red.png")
+        let seen = try await Blocking.run {
+            try Self.bindTwice(url) { server.route("/red.png", .status(503)) }
+        }
+        #expect(seen.first.last == "final 32x32", "\(seen.first)")
+        #expect(seen.second == ["final 32x32", "notModified"], "\(seen.second)")
+        await server.stop()
+    }
+
+    /// Binds `url` to one slot until its load settles, calls `between`, binds it again (a cache hit
+    /// under revalidation) and collects until an update follows the cached `final`.
+    static func bindTwice(_ url: URL, between: () -> Void) throws -> (first: [String], second: [String]) {
+        let inbox = try UIInbox<GalleryEvent>()
+        inbox.claimOwnership()
+        let source = makeSource(inbox)
+        let target = PixelSize(width: 64, height: 64)
+        var first: [String] = [], second: [String] = []
+        let deadline = Date().addingTimeInterval(40)
+        func pump(until done: () -> Bool) {
+            while !done(), Date() < deadline {
+                var wake = pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&wake, 1, 20)
+                for case .work(let work) in inbox.drain() { work() }
+            }
+        }
+        source.bind(slot: SlotID(0), item: item(url), targetSize: target, options: []) { first.append(describe($0)) }
+        pump { first.contains { $0.hasPrefix("final") || $0.hasPrefix("failed") } }
+        between()
+        source.bind(slot: SlotID(0), item: item(url), targetSize: target, options: []) { second.append(describe($0)) }
+        pump { second.count >= 2 && !second.last!.hasPrefix("progress") }
+        source.cancelAll()
+        return (first, second)
+    }
+
     static func makeSource(_ inbox: UIInbox<GalleryEvent>) -> ManagerImageSource {
         var cacheConfig = ImageCacheConfig()
         cacheConfig.shouldUseDiskCache = false

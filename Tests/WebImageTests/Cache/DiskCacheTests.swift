@@ -68,6 +68,33 @@ import Glibc
         #expect(!disk.touch(forKey: "missing"))
     }
 
+    /// A 304 that changes nothing a load decides on (`no-cache` again) does not rewrite the file, so its
+    /// identity (and so its decoded thumbnails) survives; one that brings a lifetime does rewrite it.
+    @Test func touchWithStillNeverFreshMetadataKeepsTheFile() throws {
+        let clock = TestClock()
+        let (disk, _) = try makeDisk(clock: clock)
+        let etag = HTTPValidators(etag: "\"1\"")
+        try disk.store(payload(4, count: 100), forKey: "n", validators: etag, responseHeaders: ["cache-control": "no-cache"])
+        let identity = try #require(disk.fileIdentity(forKey: "n"))
+        clock.advance(10)
+        #expect(disk.touch(forKey: "n", validators: etag, freshness: HTTPFreshness(headers: ["cache-control": "no-cache"], receivedAt: clock())))
+        #expect(disk.fileIdentity(forKey: "n") == identity)
+        let fresh = HTTPFreshness(headers: ["cache-control": "max-age=60"], receivedAt: clock())
+        #expect(disk.touch(forKey: "n", validators: etag, freshness: fresh))
+        #expect(disk.entry(forKey: "n")?.freshness == fresh)
+    }
+
+    /// The metadata-only read (thumbnail hits) gives what the full read gives, without the body.
+    @Test func metadataReadsValidatorsAndFreshnessOnly() throws {
+        let clock = TestClock()
+        let (disk, _) = try makeDisk(clock: clock)
+        let etag = HTTPValidators(etag: "\"m\"")
+        try disk.store(payload(5, count: 300), forKey: "m", validators: etag, responseHeaders: ["cache-control": "max-age=30"])
+        let full = try #require(disk.entry(forKey: "m"))
+        #expect(disk.metadata(forKey: "m") == ResponseMetadata(validators: etag, freshness: full.freshness))
+        #expect(disk.metadata(forKey: "missing") == nil)
+    }
+
     /// Truncated, extended and garbled entries are misses, removed, and reported exactly once.
     @Test(arguments: ["truncate", "extend", "flip", "header"])
     func corruptEntryIsAMissRemovedAndReportedOnce(damage: String) throws {

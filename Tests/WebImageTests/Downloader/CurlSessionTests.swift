@@ -60,7 +60,7 @@ struct CurlSessionTests {
         let first = try await downloader.image(for: server.url("/e"))
         #expect(first.validators == HTTPValidators(etag: "\"v1\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"))
         let again = await fetch(downloader, server.url("/e"), context: DownloadContext(headers: first.validators.conditionalHeaders))
-        guard case .failure(.notModified(_, let validators)) = again else { Issue.record("\(again)"); return }
+        guard case .failure(.notModified(_, let validators, _)) = again else { Issue.record("\(again)"); return }
         #expect(validators.etag == "\"v1\"")
         #expect(again.failureIsTransient == false)
         await server.stop()

@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct ImageManagerTests {
     @Test func missDownloadsStoresThenMemoryAndDiskHitsMakeNoRequest() async throws {
         let kit = try await ManagerTestKit.make()
-        kit.serve("/red.png", color: (255, 0, 0, 255))
+        kit.serve("/red.png", color: (255, 0, 0, 255), headers: ["Cache-Control": "max-age=3600"])  // fresh: no request
         let url = kit.server.url("/red.png")
         let first = await kit.manager.results(url)
         #expect(first.count == 1)
@@ -31,7 +31,7 @@ import TestSupport
 
     @Test func targetSizeKeysTheMemoryCache() async throws {
         let kit = try await ManagerTestKit.make()
-        kit.serve("/big.png", color: (0, 0, 255, 255), size: 64)
+        kit.serve("/big.png", color: (0, 0, 255, 255), size: 64, headers: ["Cache-Control": "max-age=3600"])
         let url = kit.server.url("/big.png")
         let thumb = await kit.manager.results(url, context: ImageLoadContext(targetSize: PixelSize(width: 16, height: 16)))
         #expect(thumb.first?.image?.size == PixelSize(width: 16, height: 16))

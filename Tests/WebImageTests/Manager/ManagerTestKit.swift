@@ -11,16 +11,20 @@ struct ManagerTestKit {
     let manager: ImageManager
     let clock: TestClock
 
-    static func make(downloadTimeout: TimeInterval = 20, memory: Bool = true) async throws -> ManagerTestKit {
+    /// `clockedCache`: the cache also runs on `clock` (freshness tests advance it instead of waiting).
+    static func make(downloadTimeout: TimeInterval = 20, memory: Bool = true, clockedCache: Bool = false) async throws -> ManagerTestKit {
         let server = try await LoopbackServer.start()
         let directory = try Fixtures.temporaryDirectory("manager")
         let clock = TestClock()
-        let manager = makeManager(directory: directory, downloadTimeout: downloadTimeout, clock: clock, memory: memory)
+        let manager = makeManager(directory: directory, downloadTimeout: downloadTimeout, clock: clock, memory: memory,
+                                  clockedCache: clockedCache)
         return ManagerTestKit(server: server, directory: directory, manager: manager, clock: clock)
     }
 
-    static func makeManager(directory: URL, downloadTimeout: TimeInterval = 20, clock: TestClock, memory: Bool = true) -> ImageManager {
+    static func makeManager(directory: URL, downloadTimeout: TimeInterval = 20, clock: TestClock, memory: Bool = true,
+                            clockedCache: Bool = false) -> ImageManager {
         var cacheConfig = ImageCacheConfig()
+        if clockedCache { cacheConfig.clock = clock.closure }
         cacheConfig.directory = directory
         cacheConfig.fsyncDiskWrites = false
         cacheConfig.shouldCacheImagesInMemory = memory
@@ -37,9 +41,12 @@ struct ManagerTestKit {
     }
 
     /// Serves a solid-colour PNG at `path`.
-    func serve(_ path: String, color: (UInt8, UInt8, UInt8, UInt8), size: Int = 8, etag: String? = nil) {
+    func serve(_ path: String, color: (UInt8, UInt8, UInt8, UInt8), size: Int = 8, etag: String? = nil,
+               headers: [String: String] = [:], lastModified: String? = nil) {
         var stub = StubResponse.ok(TestPNG.solid(width: size, height: size, rgba: color), contentType: "image/png")
         stub.etag = etag
+        stub.lastModified = lastModified
+        for (name, value) in headers { stub.headers[name] = value }
         server.route(path, stub)
     }
 }
