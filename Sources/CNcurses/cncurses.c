@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <locale.h>
 #include <unistd.h>
+#include <pthread.h>
 
 const char *sdg_curses_version(void) { return curses_version(); }
 WINDOW *sdg_curses_stdscr(void) { return stdscr; }
@@ -109,6 +110,26 @@ int sdg_curses_install_signals(int wake_fd) {
     if (sigaction(SIGHUP, &action, NULL) != 0) return -1;
     signal(SIGPIPE, SIG_IGN);
     return 0;
+}
+
+void sdg_curses_suspend(void) {
+    endwin();
+    fflush(stdout);
+    // The default action (stop) for this one signal, whatever ncurses installed, and unblocked.
+    struct sigaction stop, previous;
+    memset(&stop, 0, sizeof stop);
+    stop.sa_handler = SIG_DFL;
+    sigemptyset(&stop.sa_mask);
+    sigaction(SIGTSTP, &stop, &previous);
+    sigset_t tstp, mask;
+    sigemptyset(&tstp);
+    sigaddset(&tstp, SIGTSTP);
+    pthread_sigmask(SIG_UNBLOCK, &tstp, &mask);
+    kill(0, SIGTSTP);  /* the whole job stops here (an orphaned one ignores it) until SIGCONT */
+    pthread_sigmask(SIG_SETMASK, &mask, NULL);
+    sigaction(SIGTSTP, &previous, NULL);
+    reset_prog_mode();
+    doupdate();
 }
 
 int sdg_curses_take_resize(void) { int v = sdg_resize_flag; sdg_resize_flag = 0; return v; }

@@ -47,6 +47,9 @@ void sdg_curses_force_repaint(void);
 /// The terminal's rows top..bottom-1 were scrolled by `lines` (positive: up) by the program; curses'
 /// record of the screen follows. ERR for a bad region.
 int sdg_curses_scrolled(int top, int bottom, int lines);
+/// Ctrl-Z: endwin, stop the process group (SIGTSTP with its default action), and take the terminal
+/// back in program mode when continued.
+void sdg_curses_suspend(void);
 /// Writes raw bytes to the terminal through the FILE that curses writes to (so the order is kept).
 void sdg_curses_write(const void *bytes, size_t count);
 /// Flushes that FILE.

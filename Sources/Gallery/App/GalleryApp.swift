@@ -155,6 +155,11 @@ public final class GalleryApp {
     func handle(_ actions: [GalleryAction]) {
         for action in actions {
             let outcome = model.perform(action)
+            if outcome.suspend {
+                screen.suspend()
+                handle(.resized)  // the size may have changed while stopped; everything is repainted
+                dirty = true
+            }
             if outcome.quit { quitting = true }
             if outcome.redraw { repaintAll = true }
             if outcome.changed { dirty = true }

@@ -49,6 +49,7 @@ public struct KeyMap: Sendable {
         case "R": return .refreshVisible
         case "\u{03}": return .quit  // Ctrl-C
         case "\u{0C}": return .redraw  // Ctrl-L
+        case "\u{1A}": return .suspend  // Ctrl-Z (raw mode: the terminal sends it as a byte)
         default: return nil
         }
     }

@@ -28,6 +28,8 @@ public enum GalleryAction: Sendable, Hashable {
     case doubleClick(column: Int, row: Int)
     /// Repaint everything (Ctrl-L).
     case redraw
+    /// Suspend to the shell (Ctrl-Z); `fg` brings the gallery back, repainted.
+    case suspend
 }
 
 /// What the frame loop must do after an action, beyond redrawing.
@@ -40,9 +42,13 @@ public struct ActionOutcome: Sendable, Hashable {
     public var redraw = false
     /// The model changed (a new frame is needed).
     public var changed = false
+    /// The user asked to suspend the program (the frame loop gives the terminal back, stops, and
+    /// repaints everything when continued).
+    public var suspend = false
 
     /// Creates an outcome.
-    public init(quit: Bool = false, refresh: [SlotBinding] = [], redraw: Bool = false, changed: Bool = false) {
+    public init(quit: Bool = false, refresh: [SlotBinding] = [], redraw: Bool = false, changed: Bool = false, suspend: Bool = false) {
+        self.suspend = suspend
         self.quit = quit
         self.refresh = refresh
         self.redraw = redraw

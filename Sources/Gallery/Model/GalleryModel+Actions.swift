@@ -3,6 +3,9 @@ extension GalleryModel {
     /// `outcome.changed`.
     public mutating func perform(_ action: GalleryAction) -> ActionOutcome {
         var outcome = ActionOutcome(changed: true)
+        if action == .suspend {  // in any view; the model itself does not change
+            return ActionOutcome(changed: false, suspend: true)
+        }
         if showingHelp {
             // Any key closes the help; Ctrl-C still quits.
             showingHelp = false
@@ -42,6 +45,7 @@ extension GalleryModel {
                 fullView = index
             }
         case .redraw: outcome.redraw = true
+        case .suspend: break  // handled above
         }
         if case .refresh = action { outcome.changed = !outcome.refresh.isEmpty }
         if case .refreshVisible = action { outcome.changed = !outcome.refresh.isEmpty }
@@ -73,6 +77,7 @@ extension GalleryModel {
         case .refresh, .refreshVisible:
             outcome.refresh = binding(showing: current).map { [$0] } ?? []
         case .redraw: outcome.redraw = true
+        case .suspend: break  // handled in perform
         case .open, .toggleView, .scroll, .click, .doubleClick: outcome.changed = false
         }
         return outcome

@@ -164,6 +164,21 @@ public final class CursesScreen: Screen {
         sdg_curses_close(screen)
     }
 
+    /// Ctrl-Z: leaves nothing of ours on screen (kitty images deleted, mouse reports off), gives the
+    /// terminal back (`endwin`) and stops the process group with SIGTSTP; when continued, takes the
+    /// terminal again (mouse on, size read again: it may have changed meanwhile). Everything is
+    /// forgotten, so the next frame repaints all.
+    public func suspend() {
+        guard handle != nil else { return }
+        write(writer.closingBytes())
+        sdg_curses_flush()
+        if mouse { sdg_curses_write("\u{1B}[?1006l\u{1B}[?1000l", 16) }
+        sdg_curses_suspend()
+        if mouse { sdg_curses_write("\u{1B}[?1000h\u{1B}[?1006h", 16) }
+        sdg_curses_flush()
+        _ = updateSize()
+    }
+
     private func write(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         bytes.withUnsafeBytes { sdg_curses_write($0.baseAddress, $0.count) }

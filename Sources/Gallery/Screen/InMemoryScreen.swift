@@ -57,6 +57,15 @@ public final class InMemoryScreen: Screen {
         return queuedEvents
     }
 
+    /// How many times `suspend()` was called.
+    public private(set) var suspensions = 0
+
+    /// Counts the suspension; the writer forgets what is on screen, as after a real one.
+    public func suspend() {
+        suspensions += 1
+        _ = writer.closingBytes()
+    }
+
     /// Marks the screen closed.
     public func close() {
         if !closed { closingBytes = writer.closingBytes() }

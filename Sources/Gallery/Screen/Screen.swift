@@ -14,6 +14,10 @@ public protocol Screen: AnyObject {
     func updateSize() -> CellSize
     /// Restores the terminal (idempotent).
     func close()
+    /// Gives the terminal back and stops the process (job control, as Ctrl-Z does in a shell);
+    /// returns when it is continued (`fg`), with the screen taken over again. The next frame must
+    /// repaint everything.
+    func suspend()
     /// Signals received since the last call (resize, quit).
     func takeEvents() -> [ScreenEvent]
 }
