@@ -160,6 +160,10 @@ public final class GalleryApp {
                 handle(.resized)  // the size may have changed while stopped; everything is repainted
                 dirty = true
             }
+            if let text = outcome.copy {
+                screen.copyToClipboard(text)
+                status.message = "copied the URL (OSC 52: the terminal decides whether to allow it)"
+            }
             if outcome.quit { quitting = true }
             if outcome.redraw { repaintAll = true }
             if outcome.changed { dirty = true }

@@ -47,6 +47,7 @@ public struct KeyMap: Sendable {
         case "p": return .previous
         case "r": return .refresh
         case "R": return .refreshVisible
+        case "y": return .copyURL
         case "\u{03}": return .quit  // Ctrl-C
         case "\u{0C}": return .redraw  // Ctrl-L
         case "\u{1A}": return .suspend  // Ctrl-Z (raw mode: the terminal sends it as a byte)

@@ -30,6 +30,8 @@ public enum GalleryAction: Sendable, Hashable {
     case redraw
     /// Suspend to the shell (Ctrl-Z); `fg` brings the gallery back, repainted.
     case suspend
+    /// Copy the selected image's URL to the clipboard (y).
+    case copyURL
 }
 
 /// What the frame loop must do after an action, beyond redrawing.
@@ -45,6 +47,8 @@ public struct ActionOutcome: Sendable, Hashable {
     /// The user asked to suspend the program (the frame loop gives the terminal back, stops, and
     /// repaints everything when continued).
     public var suspend = false
+    /// Text to put on the clipboard (`y`: the selected image's URL or path).
+    public var copy: String?
 
     /// Creates an outcome.
     public init(quit: Bool = false, refresh: [SlotBinding] = [], redraw: Bool = false, changed: Bool = false, suspend: Bool = false) {

@@ -6,6 +6,12 @@ extension GalleryModel {
         if action == .suspend {  // in any view; the model itself does not change
             return ActionOutcome(changed: false, suspend: true)
         }
+        if action == .copyURL {  // the selected image, or the one in the full view
+            guard count > 0 else { return ActionOutcome() }
+            var outcome = ActionOutcome(changed: true)
+            outcome.copy = items[fullView ?? selection].entry.location.url.absoluteString
+            return outcome
+        }
         if showingHelp {
             // Any key closes the help; Ctrl-C still quits.
             showingHelp = false
@@ -45,7 +51,7 @@ extension GalleryModel {
                 fullView = index
             }
         case .redraw: outcome.redraw = true
-        case .suspend: break  // handled above
+        case .suspend, .copyURL: break  // handled above
         }
         if case .refresh = action { outcome.changed = !outcome.refresh.isEmpty }
         if case .refreshVisible = action { outcome.changed = !outcome.refresh.isEmpty }
@@ -77,7 +83,7 @@ extension GalleryModel {
         case .refresh, .refreshVisible:
             outcome.refresh = binding(showing: current).map { [$0] } ?? []
         case .redraw: outcome.redraw = true
-        case .suspend: break  // handled in perform
+        case .suspend, .copyURL: break  // handled in perform
         case .open, .toggleView, .scroll, .click, .doubleClick: outcome.changed = false
         }
         return outcome

@@ -1,3 +1,4 @@
+import Foundation
 import CNcurses
 import ImageCodecs
 import TerminalGraphics
@@ -177,6 +178,15 @@ public final class CursesScreen: Screen {
         if mouse { sdg_curses_write("\u{1B}[?1000h\u{1B}[?1006h", 16) }
         sdg_curses_flush()
         _ = updateSize()
+    }
+
+    /// `OSC 52 ; c ; base64 BEL`: the terminal (or tmux with `set-clipboard on`) sets the clipboard.
+    /// The text is the user's own list entry; base64 keeps every byte of it out of the terminal's
+    /// parser.
+    public func copyToClipboard(_ text: String) {
+        guard handle != nil else { return }
+        write(Array("\u{1B}]52;c;".utf8) + Array(Data(text.utf8).base64EncodedString().utf8) + [0x07])
+        sdg_curses_flush()
     }
 
     private func write(_ bytes: [UInt8]) {

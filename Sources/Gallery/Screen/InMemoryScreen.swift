@@ -66,6 +66,12 @@ public final class InMemoryScreen: Screen {
         _ = writer.closingBytes()
     }
 
+    /// What `copyToClipboard` was asked to copy, in order.
+    public private(set) var copied: [String] = []
+
+    /// Records the text.
+    public func copyToClipboard(_ text: String) { copied.append(text) }
+
     /// Marks the screen closed.
     public func close() {
         if !closed { closingBytes = writer.closingBytes() }

@@ -18,6 +18,8 @@ public protocol Screen: AnyObject {
     /// returns when it is continued (`fg`), with the screen taken over again. The next frame must
     /// repaint everything.
     func suspend()
+    /// Asks the terminal to put `text` on the system clipboard (OSC 52, where the terminal allows it).
+    func copyToClipboard(_ text: String)
     /// Signals received since the last call (resize, quit).
     func takeEvents() -> [ScreenEvent]
 }
