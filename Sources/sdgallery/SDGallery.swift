@@ -77,6 +77,9 @@ struct SDGallery: ParsableCommand {
     @Flag(name: .customLong("clear-cache"), help: "Empty the disk cache before starting.")
     var clearCache = false
 
+    @Option(name: .customLong("save-dir"), help: ArgumentHelp("Where the s key saves originals (default: the current directory).", valueName: "DIR"))
+    var saveDir: String?
+
     @Flag(help: "Revalidate every cached image with the server (ETag / Last-Modified).")
     var refresh = false
 
@@ -146,6 +149,7 @@ struct SDGallery: ParsableCommand {
         o.diskLimitMB = diskLimit
         o.clearCache = clearCache
         o.refresh = refresh
+        o.saveDirectory = saveDir
         o.noProgressive = noProgressive
         o.printSheet = printSheet
         o.stats = stats

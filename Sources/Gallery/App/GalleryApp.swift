@@ -54,6 +54,9 @@ public final class GalleryApp {
     /// something is active, so the "active" count settles even when the last download event was
     /// applied before its slot was freed (events only say something changed; this reads what is).
     public var statusRefresh: (@Sendable (inout StatusInfo) -> Void)?
+    /// Saves an image's original (`s`); calls back, on any thread, with the status line. Nil: `s`
+    /// says saving is not available.
+    public var saveOriginal: ((ImageLocation, @escaping @Sendable (String) -> Void) -> Void)?
     /// Milliseconds to wait for the rest of an escape sequence before a lone ESC counts as Esc.
     public var escapeTimeout: Int32 = 30
 
@@ -163,6 +166,15 @@ public final class GalleryApp {
             if let text = outcome.copy {
                 screen.copyToClipboard(text)
                 status.message = "copied the URL (OSC 52: the terminal decides whether to allow it)"
+            }
+            if let location = outcome.save {
+                if let saveOriginal {
+                    status.message = "saving \(location.fileName)…"
+                    let inbox = inbox
+                    saveOriginal(location) { line in inbox.post(.status { $0.message = line }) }
+                } else {
+                    status.message = "saving is not available here"
+                }
             }
             if outcome.quit { quitting = true }
             if outcome.redraw { repaintAll = true }

@@ -41,6 +41,8 @@ public struct GalleryComponents {
     /// cut off by the exit leaves a temp file, and a worker thread still running while the process
     /// exits can crash inside a C library's exit handlers (seen: two `--print` runs on one cache).
     public var finishWrites: () -> Void = {}
+    /// Saves an image's original into `--save-dir` (the `s` key); nil when not available.
+    public var saveOriginal: ((ImageLocation, @escaping @Sendable (String) -> Void) -> Void)?
     /// Reads the loaders' live counters (active and queued downloads, bytes) into the status bar.
     public var statusRefresh: (@Sendable (inout StatusInfo) -> Void)?
 

@@ -53,6 +53,8 @@ public struct GalleryOptions: Sendable, Hashable {
     public var diskLimitMB: Int?
     /// Empty the disk cache first.
     public var clearCache = false
+    /// Where `s` saves originals (nil: the current directory).
+    public var saveDirectory: String?
     /// Start with refreshCached (revalidate every entry).
     public var refresh = false
     /// Turn off progressive rendering.

@@ -121,6 +121,7 @@ public enum GalleryRunner {
         }
         if let note = components.startupNote(options) { app.status.message = note }
         app.statusRefresh = components.statusRefresh
+        app.saveOriginal = components.saveOriginal
         app.loadOptions = options.noProgressive ? [] : [.progressive]
         if options.refresh { app.loadOptions.insert(.refresh) }
         let started = GalleryApp.now()
@@ -140,6 +141,7 @@ public enum GalleryRunner {
                            dumb: Bool, stdout: (String) -> Void, stderr: (String) -> Void) -> Int32 {
         let hints = EnvironmentHints(environment: ProcessInfo.processInfo.environment)
         if options.viewMode == .list { stderr("sdgallery: --list does not apply to --print (the sheet is a grid)\n") }
+        if options.saveDirectory != nil { stderr("sdgallery: --save-dir does not apply to --print (it is where the gallery's s key saves)\n") }
         let caps = terminal ? components.probe(options) : nil
         let plain = dumb && options.colors == nil && options.renderer == .auto
         // A probe or the environment that finds no colour still gets 16 in a sheet (TERM=dumb: plain).

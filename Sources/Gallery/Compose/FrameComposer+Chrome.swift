@@ -86,7 +86,7 @@ extension FrameComposer {
             ("q Esc", "back; quit from the grid"),
             ("v", "grid / list view"),
             ("r R", "refresh selected / visible"),
-            ("y", "copy the URL (OSC 52)"),
+            ("s y", "save the original; copy the URL"),
             ("Ctrl-L Ctrl-Z", "repaint; suspend (fg resumes)"),
             ("?", "this help (any key closes)"),
             ("wheel, click", "scroll, select; double-click opens"),

@@ -48,6 +48,7 @@ public struct KeyMap: Sendable {
         case "r": return .refresh
         case "R": return .refreshVisible
         case "y": return .copyURL
+        case "s": return .saveOriginal
         case "\u{03}": return .quit  // Ctrl-C
         case "\u{0C}": return .redraw  // Ctrl-L
         case "\u{1A}": return .suspend  // Ctrl-Z (raw mode: the terminal sends it as a byte)

@@ -63,6 +63,10 @@ public final class WebImageStack: Sendable {
         components.diskNote = { [diskMonitor] in diskMonitor.note }
         components.finishWrites = { [self] in state.withLock { $0.manager }?.cache.waitUntilIdle() }
         components.statusRefresh = { [self] status in Self.statusUpdate(manager.downloader)(&status) }
+        let saveDirectory = URL(fileURLWithPath: options.saveDirectory ?? FileManager.default.currentDirectoryPath)
+        components.saveOriginal = { [self] location, done in
+            OriginalSaver(manager: manager, directory: saveDirectory).save(location, done: done)
+        }
         return components
     }
 

@@ -32,6 +32,8 @@ public enum GalleryAction: Sendable, Hashable {
     case suspend
     /// Copy the selected image's URL to the clipboard (y).
     case copyURL
+    /// Save the selected image's original into the save directory (s).
+    case saveOriginal
 }
 
 /// What the frame loop must do after an action, beyond redrawing.
@@ -49,6 +51,8 @@ public struct ActionOutcome: Sendable, Hashable {
     public var suspend = false
     /// Text to put on the clipboard (`y`: the selected image's URL or path).
     public var copy: String?
+    /// The image to save (`s`: the selected one).
+    public var save: ImageLocation?
 
     /// Creates an outcome.
     public init(quit: Bool = false, refresh: [SlotBinding] = [], redraw: Bool = false, changed: Bool = false, suspend: Bool = false) {

@@ -12,6 +12,12 @@ extension GalleryModel {
             outcome.copy = items[fullView ?? selection].entry.location.url.absoluteString
             return outcome
         }
+        if action == .saveOriginal {
+            guard count > 0 else { return ActionOutcome() }
+            var outcome = ActionOutcome(changed: true)
+            outcome.save = items[fullView ?? selection].entry.location
+            return outcome
+        }
         if showingHelp {
             // Any key closes the help; Ctrl-C still quits.
             showingHelp = false
@@ -51,7 +57,7 @@ extension GalleryModel {
                 fullView = index
             }
         case .redraw: outcome.redraw = true
-        case .suspend, .copyURL: break  // handled above
+        case .suspend, .copyURL, .saveOriginal: break  // handled above
         }
         if case .refresh = action { outcome.changed = !outcome.refresh.isEmpty }
         if case .refreshVisible = action { outcome.changed = !outcome.refresh.isEmpty }
@@ -83,7 +89,7 @@ extension GalleryModel {
         case .refresh, .refreshVisible:
             outcome.refresh = binding(showing: current).map { [$0] } ?? []
         case .redraw: outcome.redraw = true
-        case .suspend, .copyURL: break  // handled in perform
+        case .suspend, .copyURL, .saveOriginal: break  // handled in perform
         case .open, .toggleView, .scroll, .click, .doubleClick: outcome.changed = false
         }
         return outcome

@@ -1,0 +1,78 @@
+import Foundation
+import WebImage
+
+/// `s`: the selected image's original bytes, saved into a directory: from the disk cache when it
+/// holds them, else downloaded (or copied, for a local file). Never overwrites: `name.jpg` is taken,
+/// so `name (1).jpg`, `name (2).jpg`, … (created with `O_EXCL`). Runs on a background queue; `done`
+/// gets the one line for the status bar.
+struct OriginalSaver: Sendable {
+    let manager: ImageManager
+    let directory: URL
+    private static let queue = DispatchQueue(label: "sdgallery.save", qos: .userInitiated)
+
+    func save(_ location: ImageLocation, done: @escaping @Sendable (String) -> Void) {
+        Self.queue.async {
+            switch location {
+            case .file(let path):
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    return done("cannot save: cannot read \(TerminalText.sanitize(path))")
+                }
+                done(write(data, name: location.fileName))
+            case .remote(let url):
+                if let entry = manager.cache.disk?.entry(forKey: manager.cacheKey(for: url)) {
+                    return done(write(entry.data, name: location.fileName))
+                }
+                manager.downloader.downloadImage(with: url) { result in
+                    switch result {
+                    case .success(let download) where download.isFinished:
+                        done(write(download.data, name: location.fileName))
+                    case .success: break
+                    case .failure(let error): done("cannot save: \(error.summary)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Writes `data` under a free name made from `name`; the status line.
+    func write(_ data: Data, name: String) -> String {
+        let (stem, ext) = Self.fileSystemName(name)
+        for attempt in 0..<1000 {
+            let candidate = attempt == 0 ? stem + ext : "\(stem) (\(attempt))\(ext)"
+            let path = directory.appendingPathComponent(candidate).path
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if fd < 0 {
+                if errno == EEXIST { continue }
+                return "cannot save to \(TerminalText.sanitize(directory.path)): \(String(cString: strerror(errno)))"
+            }
+            let written = data.withUnsafeBytes { buffer -> Bool in
+                var offset = 0
+                while offset < buffer.count {
+                    let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if n < 0 { if errno == EINTR { continue }; return false }
+                    offset += n
+                }
+                return true
+            }
+            let failure = written ? nil : String(cString: strerror(errno))
+            close(fd)
+            if let failure {
+                unlink(path)
+                return "cannot save \(TerminalText.sanitize(candidate)): \(failure)"
+            }
+            return "saved \(TerminalText.sanitize(candidate)) in \(TerminalText.sanitize(directory.path))"
+        }
+        return "cannot save: 1000 files named \(TerminalText.sanitize(stem)) already"
+    }
+
+    /// A safe file name from an image's last path component: no `/`, no control characters, no
+    /// leading dot, at most 200 bytes; "image" when nothing is left. Split into stem and extension.
+    static func fileSystemName(_ name: String) -> (stem: String, ext: String) {
+        var clean = String(name.unicodeScalars.filter { $0.value >= 0x20 && $0 != "/" && $0 != "\u{7F}" }.map(Character.init))
+        while clean.hasPrefix(".") { clean.removeFirst() }
+        while clean.utf8.count > 200 { clean.removeLast() }
+        if clean.isEmpty { clean = "image" }
+        guard let dot = clean.lastIndex(of: "."), dot != clean.startIndex else { return (clean, "") }
+        return (String(clean[..<dot]), String(clean[dot...]))
+    }
+}
