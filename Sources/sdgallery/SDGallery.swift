@@ -44,11 +44,17 @@ struct SDGallery: ParsableCommand {
     @Option(name: .customLong("header"), help: ArgumentHelp("Extra HTTP header 'Name: value' (repeatable).", valueName: "K: V"))
     var headers: [String] = []
 
-    @Option(help: ArgumentHelp("User for HTTP basic authentication (with --password).", valueName: "U"))
+    @Option(help: ArgumentHelp("User for HTTP basic authentication; the password comes from SDGALLERY_PASSWORD, --netrc or a prompt.", valueName: "U"))
     var user: String?
 
-    @Option(help: ArgumentHelp("Password for HTTP basic authentication (with --user).", valueName: "P"))
+    @Option(help: ArgumentHelp("Password for --user (visible in ps: prefer SDGALLERY_PASSWORD, --netrc or the prompt).", valueName: "P"))
     var password: String?
+
+    @Flag(help: "Read credentials from ~/.netrc (libcurl's netrc support).")
+    var netrc = false
+
+    @Option(name: .customLong("netrc-file"), help: ArgumentHelp("Read credentials from this netrc file.", valueName: "FILE"))
+    var netrcFile: String?
 
     @Flag(help: "Accept invalid TLS certificates.")
     var insecure = false
@@ -112,7 +118,7 @@ struct SDGallery: ParsableCommand {
         for header in headers where GalleryOptions.parseHeader(header) == nil {
             throw ValidationError("--header '\(TerminalText.sanitize(header))' is not of the form 'Name: value'.")
         }
-        if (user == nil) != (password == nil) { throw ValidationError("--user and --password go together.") }
+        if password != nil && user == nil { throw ValidationError("--password needs --user.") }
         if let caCertificateFile, !FileManager.default.isReadableFile(atPath: caCertificateFile) {
             throw ValidationError("--cacert '\(TerminalText.sanitize(caCertificateFile))': no readable file there.")
         }
@@ -139,6 +145,7 @@ struct SDGallery: ParsableCommand {
         o.headers = headers.compactMap(GalleryOptions.parseHeader)
         o.user = user
         o.password = password
+        o.netrcFile = netrcFile ?? (netrc ? "" : nil)
         o.insecure = insecure
         o.cookies = cookies
         o.caCertificateFile = caCertificateFile
@@ -174,6 +181,16 @@ struct SDGallery: ParsableCommand {
     }
 
     func run() throws {
+        var options = options
+        let credentials = Credentials.resolve(
+            user: user, password: password, environment: ProcessInfo.processInfo.environment,
+            netrc: options.netrcFile != nil, prompt: Credentials.terminalPrompt)
+        for warning in credentials.warnings { FileHandle.standardError.write(Data("sdgallery: warning: \(warning)\n".utf8)) }
+        if let error = credentials.error {
+            FileHandle.standardError.write(Data("sdgallery: \(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        options.password = credentials.password
         let status = GalleryRunner.run(options)
         if status != 0 { throw ExitCode(status) }
     }

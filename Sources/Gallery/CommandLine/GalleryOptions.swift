@@ -41,6 +41,8 @@ public struct GalleryOptions: Sendable, Hashable {
     public var cookies = false
     /// `--cacert`: a PEM file of certificate authorities to trust.
     public var caCertificateFile: String?
+    /// Credentials from a netrc file (`--netrc`: "" for `~/.netrc`; `--netrc-file FILE`); nil: none.
+    public var netrcFile: String?
     /// `--proxy`: the proxy for every request (else the environment's).
     public var proxy: String?
     /// Disk cache folder; nil = the default under XDG_CACHE_HOME.

@@ -102,6 +102,7 @@ public final class WebImageStack: Sendable {
         downloaderConfig.username = options.user
         downloaderConfig.password = options.password
         downloaderConfig.caCertificateFile = options.caCertificateFile
+        downloaderConfig.netrcFile = options.netrcFile
         downloaderConfig.proxy = options.proxy
         let downloader = ImageDownloader(config: downloaderConfig)
         for header in options.headers { downloader.setValue(header.value, forHTTPHeaderField: header.name) }

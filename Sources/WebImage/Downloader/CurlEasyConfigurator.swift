@@ -50,13 +50,18 @@ enum CurlEasyConfigurator {
         if let username = request.username {
             setLong(easy, CURLOPT_HTTPAUTH, 1)  // CURLAUTH_BASIC
             setString(easy, CURLOPT_USERNAME, username)
-            setString(easy, CURLOPT_PASSWORD, request.password ?? "")
+            // Without a password libcurl looks for this user's in the netrc file (when one is read).
+            if let password = request.password { setString(easy, CURLOPT_PASSWORD, password) }
         }
         if request.handleCookies {
             setString(easy, CURLOPT_COOKIEFILE, "")
             if let share { _ = sdg_curl_easy_setopt_share(easy, share) }
         }
         if let file = request.caCertificateFile { setString(easy, CURLOPT_CAINFO, file) }
+        if let netrc = request.netrcFile {
+            setLong(easy, CURLOPT_NETRC, 1)  // CURL_NETRC_OPTIONAL
+            if !netrc.isEmpty { setString(easy, CURLOPT_NETRC_FILE, netrc) }
+        }
         if let proxy = request.proxy { setString(easy, CURLOPT_PROXY, proxy) }
         if request.allowInvalidCertificates {
             setLong(easy, CURLOPT_SSL_VERIFYPEER, 0)

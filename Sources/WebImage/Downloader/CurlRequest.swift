@@ -23,14 +23,17 @@ struct CurlRequest: Sendable {
     var caCertificateFile: String?
     /// The proxy URL; nil: the environment's (`http_proxy`, `https_proxy`, `no_proxy`).
     var proxy: String?
+    /// The netrc file for credentials ("" for `~/.netrc`); nil: none.
+    var netrcFile: String?
 
     /// Creates a request.
     init(
         url: URL, headers: [(name: String, value: String)] = [], timeout: Duration = .seconds(15),
         maxBytes: Int64 = 0, username: String? = nil, password: String? = nil,
         handleCookies: Bool = false, allowInvalidCertificates: Bool = false,
-        caCertificateFile: String? = nil, proxy: String? = nil
+        caCertificateFile: String? = nil, proxy: String? = nil, netrcFile: String? = nil
     ) {
+        self.netrcFile = netrcFile
         self.url = url
         self.headers = headers
         self.timeout = timeout

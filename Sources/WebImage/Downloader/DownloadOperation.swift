@@ -93,6 +93,8 @@ public struct DownloadOperationSetup: Sendable {
     var statistics = DownloadStatistics()
     /// Certificate authorities to trust (a PEM file); nil: the system's.
     var caCertificateFile: String?
+    /// The netrc file for credentials ("" for `~/.netrc`); nil: none.
+    var netrcFile: String?
     /// The proxy; nil: the environment's.
     var proxy: String?
     /// Where a cancelled transfer leaves its partial body, and a new one finds it; nil: no resuming.
@@ -109,6 +111,6 @@ public struct DownloadOperationSetup: Sendable {
             url: url, headers: headers, timeout: timeout, maxBytes: maxResponseBytes,
             username: username, password: password, handleCookies: options.contains(.handleCookies),
             allowInvalidCertificates: options.contains(.allowInvalidSSLCertificates),
-            caCertificateFile: caCertificateFile, proxy: proxy)
+            caCertificateFile: caCertificateFile, proxy: proxy, netrcFile: netrcFile)
     }
 }

@@ -17,6 +17,7 @@ extension ImageDownloader {
             username: config.username, password: config.password, session: state.session)
         setup.statistics = statistics
         setup.caCertificateFile = config.caCertificateFile
+        setup.netrcFile = config.netrcFile
         setup.proxy = config.proxy
         setup.partials = config.maxPartialBytes > 0 ? partials : nil
         return config.operationType.init(setup: setup)

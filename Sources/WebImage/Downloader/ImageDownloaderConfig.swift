@@ -46,6 +46,9 @@ public struct ImageDownloaderConfig: Sendable {
     /// A PEM file of certificate authorities to trust instead of the system's (curl's `--cacert`),
     /// e.g. a private CA; nil: the system's store.
     public var caCertificateFile: String?
+    /// Read credentials from a netrc file (curl's `--netrc-optional`): "" for `~/.netrc`, a path for
+    /// another file; nil: no netrc. A password set here (`username`/`password`) wins.
+    public var netrcFile: String?
     /// The proxy for every request (curl's `--proxy`, e.g. `http://127.0.0.1:8888`); nil: libcurl reads
     /// `http_proxy`, `https_proxy` and `no_proxy` from the environment itself.
     public var proxy: String?
