@@ -10,15 +10,19 @@ struct SDGallery: ParsableCommand {
         commandName: "sdgallery",
         abstract: "A terminal image gallery for lists of image URLs.",
         discussion: """
-        FILE lists images one per line: an http(s) URL, a file:// URL or a local path, optionally \
-        followed by whitespace and a title. Lines starting with # and blank lines are ignored. \
-        Use - to read the list from standard input. See sdgallery(1) for the keys.
+        Each argument is an image file, a directory (its images in natural order; -r for \
+        subdirectories), an http(s) or file URL, or a list file: images one per line (an http(s) \
+        URL, a file:// URL or a local path, optionally followed by whitespace and a title; # starts \
+        a comment). Use - to read a list from standard input. See sdgallery(1) for the keys.
         """,
         version: VersionReport.text
     )
 
-    @Argument(help: ArgumentHelp("The list of images ('-' for standard input).", valueName: "FILE"))
-    var file: String?
+    @Argument(help: ArgumentHelp("Images: image files, directories, http(s)/file URLs, list files, '-' for a list on standard input.", valueName: "IMAGE|DIR|URL|LIST"))
+    var inputs: [String] = []
+
+    @Flag(name: [.customShort("r"), .customLong("recursive")], help: "Take the images of subdirectories too.")
+    var recursive = false
 
     @Flag(exclusivity: .exclusive, help: "Start in grid (default) or list view.")
     var view: ViewFlag = .grid
@@ -108,10 +112,10 @@ struct SDGallery: ParsableCommand {
     var demoRate: String = "400k"
 
     func validate() throws {
-        if file == nil && !demo && !probe && !clearCache {
-            throw ValidationError("Missing the list FILE (or '-' for standard input, or --demo).")
+        if inputs.isEmpty && !demo && !probe && !clearCache {
+            throw ValidationError("Missing the images: files, directories, URLs or a list FILE ('-' for standard input), or --demo.")
         }
-        if file != nil && demo { throw ValidationError("Give either a FILE or --demo, not both.") }
+        if !inputs.isEmpty && demo { throw ValidationError("Give either images or --demo, not both.") }
         if let columns, !(1...64).contains(columns) { throw ValidationError("--columns must be between 1 and 64.") }
         if !(1...64).contains(maxConcurrent) { throw ValidationError("--max-concurrent must be between 1 and 64.") }
         if !(timeout > 0 && timeout <= 3600) { throw ValidationError("--timeout must be between 0 and 3600 seconds.") }
@@ -134,7 +138,8 @@ struct SDGallery: ParsableCommand {
     /// The validated settings as the gallery's options.
     var options: GalleryOptions {
         var o = GalleryOptions()
-        o.listPath = file
+        o.inputs = inputs
+        o.recursive = recursive
         o.viewMode = view == .list ? .list : .grid
         o.columns = columns
         o.renderer = renderer

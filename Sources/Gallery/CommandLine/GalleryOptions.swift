@@ -13,8 +13,11 @@ public enum LoadOrder: String, Sendable, Hashable, CaseIterable {
 /// gallery. Settings of layers that are wired later (downloader, cache, renderers, probe, demo server)
 /// are carried here unchanged so the integrator can pass them on.
 public struct GalleryOptions: Sendable, Hashable {
-    /// The list file, "-" for standard input, nil with `--demo` / `--probe` / `--clear-cache`.
-    public var listPath: String?
+    /// The images to show: image files, directories, URLs, list files, `-` for a list on standard
+    /// input (`URLListIndex.load(arguments:)`); empty with `--demo` / `--probe` / `--clear-cache`.
+    public var inputs: [String] = []
+    /// Directories given as inputs are searched recursively (`-r`).
+    public var recursive = false
     /// Start in grid or list view.
     public var viewMode: ViewMode = .grid
     /// Fixed number of grid columns.

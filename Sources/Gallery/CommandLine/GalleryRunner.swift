@@ -20,7 +20,7 @@ public enum GalleryRunner {
         }
         if options.clearCache {
             if let problem = components.clearCache(options) { stderr("sdgallery: --clear-cache: \(problem)\n") }
-            if options.listPath == nil && !options.demo { return 0 }
+            if options.inputs.isEmpty && !options.demo { return 0 }
         }
         let index: URLListIndex
         if options.demo {
@@ -31,9 +31,9 @@ public enum GalleryRunner {
                 return 1
             }
             index = URLListIndex(entries: demo.entries)
-        } else if let path = options.listPath {
+        } else if !options.inputs.isEmpty {
             do {
-                index = try URLListIndex.load(path: path)
+                index = try URLListIndex.load(arguments: options.inputs, recursive: options.recursive) { stderr("sdgallery: \($0)\n") }
             } catch {
                 stderr("sdgallery: \(error.description)\n")
                 return 1
@@ -62,7 +62,7 @@ public enum GalleryRunner {
             return printSheet(options, list: list, components: components, terminal: TerminalDevice.isTerminal(1) && !dumb,
                               dumb: dumb, stdout: stdout, stderr: stderr)
         }
-        if options.listPath == "-" && !TerminalDevice.isTerminal(0) && !TerminalDevice.takeKeysFromTerminal() {
+        if options.inputs.contains("-") && !TerminalDevice.isTerminal(0) && !TerminalDevice.takeKeysFromTerminal() {
             stderr("sdgallery: no terminal to read keys from (list came through stdin)\n")
             return 1
         }

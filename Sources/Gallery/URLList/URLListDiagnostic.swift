@@ -1,7 +1,7 @@
 /// A line of a list that could not be used. The rest of the list still loads.
 public struct URLListDiagnostic: Error, Sendable, Hashable, CustomStringConvertible {
     /// Why a line was rejected.
-    public enum Problem: Error, Sendable, Hashable {
+    public enum Problem: Error, Sendable, Hashable, CustomStringConvertible {
         /// A URL with a scheme other than http, https or file (e.g. `ftp`, `javascript`).
         case unsupportedScheme(String)
         /// Text that does not parse as a URL (or an http(s) URL without a host).
@@ -12,6 +12,17 @@ public struct URLListDiagnostic: Error, Sendable, Hashable, CustomStringConverti
         case lineTooLong(Int)
         /// A `file://` URL naming another host.
         case remoteFileURL(host: String)
+
+        /// "unsupported scheme 'ftp'".
+        public var description: String {
+            switch self {
+            case .unsupportedScheme(let scheme): "unsupported scheme '\(TerminalText.sanitize(scheme))'"
+            case .malformedURL: "not a valid URL or path"
+            case .controlCharacters: "control characters in URL"
+            case .lineTooLong(let n): "line too long (\(n) bytes)"
+            case .remoteFileURL(let host): "file URL on another host '\(TerminalText.sanitize(host))'"
+            }
+        }
     }
 
     /// 1-based line number.
@@ -29,15 +40,5 @@ public struct URLListDiagnostic: Error, Sendable, Hashable, CustomStringConverti
     }
 
     /// "line 3: unsupported scheme 'ftp': ftp://x/y".
-    public var description: String {
-        let what: String
-        switch problem {
-        case .unsupportedScheme(let scheme): what = "unsupported scheme '\(TerminalText.sanitize(scheme))'"
-        case .malformedURL: what = "not a valid URL or path"
-        case .controlCharacters: what = "control characters in URL"
-        case .lineTooLong(let n): what = "line too long (\(n) bytes)"
-        case .remoteFileURL(let host): what = "file URL on another host '\(TerminalText.sanitize(host))'"
-        }
-        return "line \(line): \(what): \(text)"
-    }
+    public var description: String { "line \(line): \(problem): \(text)" }
 }

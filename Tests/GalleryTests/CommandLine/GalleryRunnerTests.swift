@@ -24,7 +24,7 @@ import TestSupport
         let list = dir.appendingPathComponent("list.txt")
         try Data("https://e.example/a.png Remote A\n/missing.png\nnot a scheme:x\n".utf8).write(to: list)
         var options = GalleryOptions()
-        options.listPath = list.path
+        options.inputs = [list.path]
         options.printSheet = true
         options.colors = .truecolor
         options.columns = 2
@@ -50,7 +50,7 @@ import TestSupport
         let list = dir.appendingPathComponent("list.txt")
         try Data("https://e.example/a.png A\nhttps://e.example/a.png Again\n/missing.png\n".utf8).write(to: list)
         var options = GalleryOptions()
-        options.listPath = list.path
+        options.inputs = [list.path]
         options.printSheet = true
         options.columns = 3
         configure(&options)
@@ -92,7 +92,7 @@ import TestSupport
         let list = dir.appendingPathComponent("list.txt")
         try Data("https://e.example/a.png A\nhttps://e.example/a.png Again\n".utf8).write(to: list)
         var options = GalleryOptions()
-        options.listPath = list.path
+        options.inputs = [list.path]
         options.printSheet = true
         options.renderer = .kitty
         var out = ""
@@ -115,7 +115,7 @@ import TestSupport
 
     @Test func unreadableAndEmptyListsExitWith1() throws {
         var options = GalleryOptions()
-        options.listPath = "/nonexistent/list.txt"
+        options.inputs = ["/nonexistent/list.txt"]
         var err = ""
         #expect(GalleryRunner.run(options, stdout: { _ in }, stderr: { err += $0 }) == 1)
         #expect(err == "sdgallery: cannot read '/nonexistent/list.txt': No such file or directory\n")
@@ -123,7 +123,7 @@ import TestSupport
         defer { try? FileManager.default.removeItem(at: dir) }
         let list = dir.appendingPathComponent("bad.txt")
         try Data("ftp://x/y\n# nothing else\n".utf8).write(to: list)
-        options.listPath = list.path
+        options.inputs = [list.path]
         err = ""
         #expect(GalleryRunner.run(options, stdout: { _ in }, stderr: { err += $0 }) == 1)
         #expect(err == "sdgallery: line 1: unsupported scheme 'ftp': ftp://x/y\nsdgallery: no usable entries in the list\n")

@@ -1,0 +1,106 @@
+import Foundation
+
+extension URLListIndex {
+    /// The list for the command line's arguments, like timg's: each may be an image file, a
+    /// directory (its images in natural order — `img2` before `img10`; subdirectories too with
+    /// `recursive`), an http(s) or file URL, a list file (a file that is not an image, recognised by
+    /// its first bytes; relative paths in it resolve against its folder) or `-` (a list on standard
+    /// input). Mixed freely, in order. One list file or `-` alone is mapped as it is (no copy, any
+    /// size). An argument that cannot be used is reported through `warn` naming it, and the rest
+    /// still show; only when nothing is left does it throw.
+    public static func load(arguments: [String], recursive: Bool = false, warn: (String) -> Void,
+                            readStandardInput: () -> Data = { FileHandle.standardInput.readDataToEndOfFile() }) throws(URLListLoadError) -> URLListIndex {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        if arguments.count == 1, let only = arguments.first {
+            switch only == "-" ? .list : kind(of: only, cwd: cwd) {
+            case .list, .missing: return try load(path: only, readStandardInput: readStandardInput)
+            default: break
+            }
+        }
+        var entries: [URLListEntry] = []
+        for argument in arguments {
+            let name = TerminalText.sanitize(argument)
+            switch argument == "-" ? .list : kind(of: argument, cwd: cwd) {
+            case .url:
+                switch URLList.parseLocation(argument, baseDirectory: cwd, home: nil) {
+                case .success(let location): entries.append(URLListEntry(line: entries.count + 1, location: location))
+                case .failure(let problem): warn("\(name): \(problem)")
+                }
+            case .image(let path):
+                entries.append(URLListEntry(line: entries.count + 1, location: .file(path: path)))
+            case .directory(let path):
+                let images = imagesInDirectory(path, recursive: recursive)
+                if images.isEmpty { warn("\(name): no images in this directory\(recursive ? "" : " (-r descends into subdirectories)")") }
+                for image in images { entries.append(URLListEntry(line: entries.count + 1, location: .file(path: image))) }
+            case .list:
+                do {
+                    let list = try load(path: argument, readStandardInput: readStandardInput).parsedList
+                    for diagnostic in list.diagnostics.prefix(5) { warn("\(name): \(diagnostic.description)") }
+                    for entry in list.entries {
+                        entries.append(URLListEntry(line: entries.count + 1, location: entry.location, title: entry.title))
+                    }
+                } catch {
+                    warn(error.description)
+                }
+            case .missing(let reason):
+                warn("\(name): \(reason)")
+            }
+        }
+        guard !entries.isEmpty else {
+            throw URLListLoadError(path: arguments.joined(separator: " "), reason: "no images in the arguments")
+        }
+        return URLListIndex(entries: entries)
+    }
+
+    /// What an argument names.
+    enum ArgumentKind: Equatable {
+        case url, image(String), directory(String), list, missing(String)
+    }
+
+    static func kind(of argument: String, cwd: URL) -> ArgumentKind {
+        if URLList.schemePrefix(of: argument) != nil { return .url }
+        let path = URL(fileURLWithPath: argument, relativeTo: cwd).standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing("No such file or directory") }
+        if isDirectory.boolValue { return .directory(path) }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return .missing("cannot be read") }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        return isImage(head) ? .image(path) : .list
+    }
+
+    /// Whether the first bytes are those of an image format the codecs read (JPEG, PNG, GIF, WebP).
+    static func isImage(_ head: Data) -> Bool {
+        let bytes = [UInt8](head.prefix(16))
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return true }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return true }
+        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return true }
+        return bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8)) && Array(bytes[8..<12]) == Array("WEBP".utf8)
+    }
+
+    /// File extensions taken from directories (a directory's files are not each opened to sniff).
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "gif", "webp"]
+
+    /// The images of `directory` (by extension), natural order, subdirectories after the files of
+    /// their parent when `recursive`. Hidden entries are skipped.
+    static func imagesInDirectory(_ directory: String, recursive: Bool) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        var files: [String] = [], folders: [String] = []
+        for name in names where !name.hasPrefix(".") {
+            let path = (directory as NSString).appendingPathComponent(name)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+            if isDirectory.boolValue {
+                if recursive { folders.append(name) }
+            } else if imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                files.append(name)
+            }
+        }
+        let natural: (String, String) -> Bool = { $0.compare($1, options: [.numeric, .caseInsensitive]) == .orderedAscending }
+        var result = files.sorted(by: natural).map { (directory as NSString).appendingPathComponent($0) }
+        for folder in folders.sorted(by: natural) {
+            result += imagesInDirectory((directory as NSString).appendingPathComponent(folder), recursive: true)
+        }
+        return result
+    }
+}
