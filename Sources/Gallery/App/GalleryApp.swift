@@ -145,12 +145,16 @@ public final class GalleryApp {
         if count == 0 { return false }
         if count < 0 { return errno == EINTR || errno == EAGAIN }
         let events = decoder.feed(buffer[0..<count])
-        var actions = keys.actions(for: events, at: Self.now())
-        // Any key closes the help, even one without an action of its own.
-        if model.showingHelp, actions.isEmpty, events.contains(where: { if case .mouse = $0 { return false } else { return true } }) {
-            actions = [.back]
+        let now = Self.now()
+        for event in events {
+            // Event by event: `/abc` in one read opens the prompt, then types into it.
+            var actions = model.editingFilter ? KeyMap.filterActions(for: [event]) : keys.action(for: event, at: now).map { [$0] } ?? []
+            // Any key closes the help, even one without an action of its own.
+            if model.showingHelp, actions.isEmpty, { if case .mouse = event { return false } else { return true } }() {
+                actions = [.back]
+            }
+            handle(actions)
         }
-        handle(actions)
         return true
     }
 

@@ -56,6 +56,13 @@ extension FrameComposer {
         grid.fill(CellRect(column: 0, row: row, columns: model.terminal.columns, rows: 1), style: theme.status)
         let position = model.count == 0 ? "0/0" : "\(min(model.count, (model.fullView ?? model.selection) + 1))/\(model.count)"
         var left = " \(position) · \(model.fullView != nil ? "full view" : model.mode.rawValue)"
+        if let filter = model.filter {
+            // "/red▏ 12 of 60": what is typed (the prompt while it takes the keys) and how many match.
+            let text = TerminalText.sanitize(filter)
+            left = model.editingFilter
+                ? " /\(text)▏ \(model.count) of \(model.items.totalCount) · Enter keep, Esc clear"
+                : " \(position) · \(model.count) of \(model.items.totalCount) matching /\(text) · \(model.fullView != nil ? "full view" : model.mode.rawValue)"
+        }
         if status.activeDownloads > 0 || status.queuedDownloads > 0 {
             left += " · \(status.spinner) \(status.activeDownloads) active"
             if status.queuedDownloads > 0 { left += ", \(status.queuedDownloads) queued" }
@@ -87,6 +94,7 @@ extension FrameComposer {
             ("v", "grid / list view"),
             ("r R", "refresh selected / visible"),
             ("s y", "save the original; copy the URL"),
+            ("/", "filter by URL or title (Esc clears)"),
             ("Ctrl-L Ctrl-Z", "repaint; suspend (fg resumes)"),
             ("?", "this help (any key closes)"),
             ("wheel, click", "scroll, select; double-click opens"),

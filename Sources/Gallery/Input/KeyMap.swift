@@ -49,10 +49,26 @@ public struct KeyMap: Sendable {
         case "R": return .refreshVisible
         case "y": return .copyURL
         case "s": return .saveOriginal
+        case "/": return .startFilter
         case "\u{03}": return .quit  // Ctrl-C
         case "\u{0C}": return .redraw  // Ctrl-L
         case "\u{1A}": return .suspend  // Ctrl-Z (raw mode: the terminal sends it as a byte)
         default: return nil
+        }
+    }
+
+    /// The actions of `events` while the filter prompt takes the keys: text, Backspace, Enter, Esc
+    /// (and Ctrl-C, which still quits).
+    public static func filterActions(for events: [InputEvent]) -> [GalleryAction] {
+        events.compactMap { event in
+            switch event {
+            case .character("\u{03}"): return .quit
+            case .character("\u{7F}"), .character("\u{08}"), .key(.backspace): return .filterErase
+            case .character("\r"), .character("\n"), .key(.enter): return .filterAccept
+            case .key(.escape): return .filterClear
+            case .character(let scalar) where scalar.value >= 0x20 && !TerminalText.isUnsafe(scalar): return .filterType(Character(scalar))
+            default: return nil
+            }
         }
     }
 

@@ -34,6 +34,10 @@ public enum GalleryAction: Sendable, Hashable {
     case copyURL
     /// Save the selected image's original into the save directory (s).
     case saveOriginal
+    /// Open the filter prompt (/).
+    case startFilter
+    /// While the filter prompt is open: a typed character, Backspace, Enter (keep), Esc (clear).
+    case filterType(Character), filterErase, filterAccept, filterClear
 }
 
 /// What the frame loop must do after an action, beyond redrawing.

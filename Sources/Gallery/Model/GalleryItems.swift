@@ -11,6 +11,8 @@ public struct GalleryItems: Sendable {
     private let index: URLListIndex?
     private var fixed: [GalleryItem]
     private var touched: [Int: GalleryItem] = [:]
+    /// The filter (`/`): list positions shown, in order; nil shows everything.
+    private var shown: [Int]?
 
     /// Items made on demand from `index`.
     public init(index: URLListIndex) {
@@ -24,8 +26,32 @@ public struct GalleryItems: Sendable {
         self.fixed = items
     }
 
-    /// Number of items.
-    public var count: Int { index?.count ?? fixed.count }
+    /// Number of items shown (all of them, or those the filter kept).
+    public var count: Int { shown?.count ?? totalCount }
+
+    /// Number of items in the list.
+    public var totalCount: Int { index?.count ?? fixed.count }
+
+    /// Whether a filter is on.
+    public var isFiltered: Bool { shown != nil }
+
+    /// Shows only the list positions `positions` (in order), or everything for nil. Positions
+    /// outside the list are dropped. Item state stays with the item, not with where it is shown.
+    public mutating func show(only positions: [Int]?) {
+        let total = totalCount
+        shown = positions.map { $0.filter { $0 >= 0 && $0 < total } }
+    }
+
+    /// The list positions whose line (URL or path as written, and title) contains `needle`,
+    /// ignoring ASCII case. Reads the raw lines: nothing is parsed.
+    public func positions(containing needle: String) -> [Int] {
+        if let index { return index.positions(containing: needle) }
+        let lowered = needle.lowercased()
+        return fixed.indices.filter { position in
+            let entry = fixed[position].entry
+            return (entry.location.description + " " + (entry.title ?? "")).lowercased().contains(lowered)
+        }
+    }
 
     /// `0..<count`.
     public var indices: Range<Int> { 0..<count }
@@ -34,7 +60,13 @@ public struct GalleryItems: Sendable {
     public var heldCount: Int { index == nil ? fixed.count : touched.count }
 
     /// The item at `position`; setting keeps it.
-    public subscript(position: Int) -> GalleryItem {
+    public subscript(shownPosition: Int) -> GalleryItem {
+        get { self[listPosition: shown?[shownPosition] ?? shownPosition] }
+        set { self[listPosition: shown?[shownPosition] ?? shownPosition] = newValue }
+    }
+
+    /// The item at list position `position`, whatever the filter shows.
+    subscript(listPosition position: Int) -> GalleryItem {
         get {
             guard let index else { return fixed[position] }
             return touched[position] ?? GalleryItem(index.entry(at: position))

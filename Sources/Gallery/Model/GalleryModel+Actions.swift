@@ -3,6 +3,7 @@ extension GalleryModel {
     /// `outcome.changed`.
     public mutating func perform(_ action: GalleryAction) -> ActionOutcome {
         var outcome = ActionOutcome(changed: true)
+        if let outcome = performFilter(action) { return outcome }
         if action == .suspend {  // in any view; the model itself does not change
             return ActionOutcome(changed: false, suspend: true)
         }
@@ -57,7 +58,7 @@ extension GalleryModel {
                 fullView = index
             }
         case .redraw: outcome.redraw = true
-        case .suspend, .copyURL, .saveOriginal: break  // handled above
+        case .suspend, .copyURL, .saveOriginal, .startFilter, .filterType, .filterErase, .filterAccept, .filterClear: break  // handled above
         }
         if case .refresh = action { outcome.changed = !outcome.refresh.isEmpty }
         if case .refreshVisible = action { outcome.changed = !outcome.refresh.isEmpty }
@@ -89,7 +90,7 @@ extension GalleryModel {
         case .refresh, .refreshVisible:
             outcome.refresh = binding(showing: current).map { [$0] } ?? []
         case .redraw: outcome.redraw = true
-        case .suspend, .copyURL, .saveOriginal: break  // handled in perform
+        case .suspend, .copyURL, .saveOriginal, .startFilter, .filterType, .filterErase, .filterAccept, .filterClear: break  // handled in perform
         case .open, .toggleView, .scroll, .click, .doubleClick: outcome.changed = false
         }
         return outcome

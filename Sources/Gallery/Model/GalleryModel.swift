@@ -17,7 +17,7 @@ public struct GalleryModel: Sendable {
     public enum Direction: Sendable, Hashable { case forward, backward }
 
     /// Every item, in list order (made on demand, kept only once changed).
-    public private(set) var items: GalleryItems
+    public internal(set) var items: GalleryItems
     /// Grid or list.
     public private(set) var mode: ViewMode
     /// Terminal size in cells.
@@ -41,7 +41,14 @@ public struct GalleryModel: Sendable {
     /// How many screens ahead to prefetch (0 turns prefetch off).
     public var prefetchScreens: Int
     /// Slot bindings and prefetch window.
-    public private(set) var binder = SlotBinder()
+    public internal(set) var binder = SlotBinder()
+    /// The filter (`/`): its text while typed or kept; nil when off.
+    public internal(set) var filter: String?
+    /// Whether the filter prompt is taking the keys.
+    public internal(set) var editingFilter = false
+    /// Bindings and prefetches dropped when the filter changed what the positions mean: the next
+    /// `reconcile()` cancels them.
+    var released: (bindings: [SlotBinding], prefetches: [PrefetchRequest]) = ([], [])
 
     /// Creates a model showing the top of the list.
     public init(items: [GalleryItem], terminal: CellSize, cellPixels: PixelSize, mode: ViewMode = .grid,
@@ -139,9 +146,14 @@ public struct GalleryModel: Sendable {
             .filter { !$0.image.isEmpty }
             .sorted { abs($0.index - selected) < abs($1.index - selected) || (abs($0.index - selected) == abs($1.index - selected) && $0.index < $1.index) }
             .map { PrefetchRequest(index: $0.index, target: target(for: $0.image)) }
-        let diff = binder.reconcile(visible: requests, prefetch: prefetchWindow())
+        var diff = binder.reconcile(visible: requests, prefetch: prefetchWindow())
         for cancelled in diff.cancels where cancelled.index < count && !items[cancelled.index].state.isSettled {
             items[cancelled.index].state = .placeholder
+        }
+        if !released.bindings.isEmpty || !released.prefetches.isEmpty {
+            diff.cancels = released.bindings + diff.cancels
+            diff.prefetchCancels = released.prefetches + diff.prefetchCancels
+            released = ([], [])
         }
         return diff
     }
