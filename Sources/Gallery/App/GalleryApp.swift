@@ -212,6 +212,12 @@ public final class GalleryApp {
         case .status(let change):
             change(&status)
             dirty = true
+        case .moreItems(let index):
+            model.appendItems(index)
+            dirty = true
+        case .inputEnded:
+            status.readingInput = false
+            dirty = true
         }
     }
 

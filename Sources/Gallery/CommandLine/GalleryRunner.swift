@@ -22,6 +22,18 @@ public enum GalleryRunner {
             if let problem = components.clearCache(options) { stderr("sdgallery: --clear-cache: \(problem)\n") }
             if options.inputs.isEmpty && !options.demo { return 0 }
         }
+        let dumb = (environment["TERM"] ?? "dumb").isEmpty || environment["TERM"] == "dumb"
+        // A list arriving on a pipe into the gallery: shown as its lines arrive (the pipe moves to
+        // another descriptor, the keys come from the terminal).
+        if options.inputs == ["-"], !options.demo, !options.printSheet, !dumb, TerminalDevice.isTerminal(1), !TerminalDevice.isTerminal(0) {
+            let pipe = dup(0)
+            guard pipe >= 0, TerminalDevice.takeKeysFromTerminal() else {
+                stderr("sdgallery: no terminal to read keys from (list came through stdin)\n")
+                return 1
+            }
+            let empty = URLListIndex(bytes: Data(), baseDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+            return interactive(options, index: empty, badLines: 0, stream: StreamingList(descriptor: pipe), components: components, stderr: stderr)
+        }
         let index: URLListIndex
         if options.demo {
             // `components.demoList` starts `DemoServer` over `assets/demo` at `options.demoRate`
@@ -54,7 +66,6 @@ public enum GalleryRunner {
             stderr("sdgallery: no usable entries in the list\n")
             return 1
         }
-        let dumb = (environment["TERM"] ?? "dumb").isEmpty || environment["TERM"] == "dumb"
         // Not a terminal, or one curses cannot drive (TERM=dumb or unset): the one-shot sheet.
         if options.printSheet || !TerminalDevice.isTerminal(1) || dumb {
             let list = checked ?? index.parsedList
@@ -79,7 +90,8 @@ public enum GalleryRunner {
         if diagnostics.count > 20 { stderr("sdgallery: … and \(diagnostics.count - 20) more bad lines\n") }
     }
 
-    static func interactive(_ options: GalleryOptions, index: URLListIndex, badLines: Int, components: GalleryComponents, stderr: (String) -> Void) -> Int32 {
+    static func interactive(_ options: GalleryOptions, index: URLListIndex, badLines: Int, stream: StreamingList? = nil,
+                            components: GalleryComponents, stderr: (String) -> Void) -> Int32 {
         let hints = EnvironmentHints(environment: ProcessInfo.processInfo.environment)
         // Ask the terminal before curses owns it: replies would otherwise arrive as keys.
         let caps = components.probe(options)
@@ -124,6 +136,10 @@ public enum GalleryRunner {
         app.saveOriginal = components.saveOriginal
         app.loadOptions = options.noProgressive ? [] : [.progressive]
         if options.refresh { app.loadOptions.insert(.refresh) }
+        if let stream {
+            app.status.readingInput = true
+            stream.start(lines: { inbox.post(.moreItems($0)) }, ended: { inbox.post(.inputEnded) })
+        }
         let started = GalleryApp.now()
         app.run()
         components.finishWrites()

@@ -69,6 +69,7 @@ extension FrameComposer {
         } else if status.pendingCells > 0 {
             left += " · \(status.spinner) \(status.pendingCells) loading"
         }
+        if status.readingInput { left += " · reading the list…" }
         if status.cacheHits > 0 { left += " · \(status.cacheHits) cached" }
         if status.bytesReceived > 0 { left += " · \(SizeText.size(status.bytesReceived))" }
         if status.failures > 0 { left += " · \(status.failures) failed" }

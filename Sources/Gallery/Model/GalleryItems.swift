@@ -8,7 +8,11 @@
 /// items[7].state = .final      // item 7 is now kept; the others are still made on demand
 /// ```
 public struct GalleryItems: Sendable {
-    private let index: URLListIndex?
+    /// The list, as one index or (read from a pipe as lines arrive) several, one after another.
+    private var chunks: [URLListIndex]
+    /// The list position of each chunk's first line.
+    private var chunkStarts: [Int]
+    private var index: URLListIndex? { chunks.first }
     private var fixed: [GalleryItem]
     private var touched: [Int: GalleryItem] = [:]
     /// The filter (`/`): list positions shown, in order; nil shows everything.
@@ -16,21 +20,44 @@ public struct GalleryItems: Sendable {
 
     /// Items made on demand from `index`.
     public init(index: URLListIndex) {
-        self.index = index
+        self.chunks = [index]
+        self.chunkStarts = [0]
         self.fixed = []
     }
 
     /// Items given up front (small lists, tests, the demo).
     public init(_ items: [GalleryItem]) {
-        self.index = nil
+        self.chunks = []
+        self.chunkStarts = []
         self.fixed = items
+    }
+
+    /// Adds the lines of `more` after the others (a list still arriving on a pipe). With a filter on,
+    /// those of them that contain `filter` are shown too.
+    public mutating func append(_ more: URLListIndex, filter: String?) {
+        guard index != nil, more.count > 0 else { return }
+        let start = totalCount
+        chunks.append(more)
+        chunkStarts.append(start)
+        if shown != nil, let filter { shown! += more.positions(containing: filter).map { $0 + start } }
+    }
+
+    /// The chunk holding list position `position`, and the position inside it.
+    private func locate(_ position: Int) -> (URLListIndex, Int) {
+        if chunks.count == 1 { return (chunks[0], position) }
+        var low = 0, high = chunkStarts.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if chunkStarts[middle] <= position { low = middle } else { high = middle - 1 }
+        }
+        return (chunks[low], position - chunkStarts[low])
     }
 
     /// Number of items shown (all of them, or those the filter kept).
     public var count: Int { shown?.count ?? totalCount }
 
     /// Number of items in the list.
-    public var totalCount: Int { index?.count ?? fixed.count }
+    public var totalCount: Int { index == nil ? fixed.count : (chunkStarts.last ?? 0) + (chunks.last?.count ?? 0) }
 
     /// Whether a filter is on.
     public var isFiltered: Bool { shown != nil }
@@ -45,7 +72,9 @@ public struct GalleryItems: Sendable {
     /// The list positions whose line (URL or path as written, and title) contains `needle`,
     /// ignoring ASCII case. Reads the raw lines: nothing is parsed.
     public func positions(containing needle: String) -> [Int] {
-        if let index { return index.positions(containing: needle) }
+        if index != nil {
+            return zip(chunks, chunkStarts).flatMap { chunk, start in chunk.positions(containing: needle).map { $0 + start } }
+        }
         let lowered = needle.lowercased()
         return fixed.indices.filter { position in
             let entry = fixed[position].entry
@@ -68,8 +97,10 @@ public struct GalleryItems: Sendable {
     /// The item at list position `position`, whatever the filter shows.
     subscript(listPosition position: Int) -> GalleryItem {
         get {
-            guard let index else { return fixed[position] }
-            return touched[position] ?? GalleryItem(index.entry(at: position))
+            guard index != nil else { return fixed[position] }
+            if let item = touched[position] { return item }
+            let (chunk, inner) = locate(position)
+            return GalleryItem(chunk.entry(at: inner))
         }
         set {
             // Back to its untouched form (a cancelled load): nothing to keep.

@@ -61,4 +61,10 @@ extension GalleryModel {
         }
         return ActionOutcome(changed: true)
     }
+
+    /// Lines that arrived on the pipe the list is read from: they join the end (and, when they
+    /// match, the filter). The screen binds them if they are on it.
+    public mutating func appendItems(_ index: URLListIndex) {
+        items.append(index, filter: filter.flatMap { $0.isEmpty ? nil : $0 })
+    }
 }

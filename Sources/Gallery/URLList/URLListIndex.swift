@@ -27,8 +27,9 @@ public struct URLListIndex: Sendable {
     private var lineNumbers: [UInt32] = []
 
     /// Indexes `bytes` (one pass, no parsing).
+    /// `firstLine` numbers the lines (in diagnostics) when `bytes` continue an earlier part.
     public init(bytes: Data, baseDirectory: URL, home: String? = ProcessInfo.processInfo.environment["HOME"],
-                releasingPagesBehind release: ((Int) -> Void)? = nil) {
+                firstLine: Int = 1, releasingPagesBehind release: ((Int) -> Void)? = nil) {
         self.bytes = bytes
         self.baseDirectory = baseDirectory
         self.home = home
@@ -37,7 +38,7 @@ public struct URLListIndex: Sendable {
             let end = raw.count
             var position = 0
             if end >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
-            var number: UInt32 = 0
+            var number = UInt32(clamping: max(0, firstLine - 1))
             var released = 0
             starts.reserveCapacity(end / 48)
             lineNumbers.reserveCapacity(end / 48)
