@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "Locking", "Zlib",
+                "Locking", "Zlib", "WebImage",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ],

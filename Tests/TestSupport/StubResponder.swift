@@ -1,5 +1,6 @@
 import FlyingFox
 import Foundation
+import WebImage
 
 /// Turns a stub into the HTTP response for one request: Basic auth, conditional requests (304),
 /// byte ranges (206), cookies, and the streamed body.
@@ -30,7 +31,7 @@ struct StubResponder {
         }
         if stub.status == 200, stub.supportsRange, let range = request.header("Range"), ifRangeMatches(request, stub) {
             headers[.acceptRanges] = "bytes"
-            guard let slice = Self.byteRange(range, count: stub.body.count) else {
+            guard let slice = HTTPByteRange.parse(range, count: stub.body.count) else {
                 headers[.contentRange] = "bytes */\(stub.body.count)"
                 return finish(request, status: 416, reason: nil, headers: headers, body: Data(), stub: nil)
             }
@@ -57,22 +58,6 @@ struct StubResponder {
             return since == lastModified
         }
         return false
-    }
-
-    /// `bytes=a-b`, `bytes=a-`, `bytes=-n` (single ranges only) → the half-open byte range, or nil
-    /// when unsatisfiable or malformed.
-    static func byteRange(_ header: String, count: Int) -> Range<Int>? {
-        guard header.hasPrefix("bytes="), !header.contains(","), count > 0 else { return nil }
-        let spec = header.dropFirst("bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
-        guard spec.count == 2 else { return nil }
-        let first = Int(spec[0].trimmingCharacters(in: .whitespaces))
-        let last = Int(spec[1].trimmingCharacters(in: .whitespaces))
-        switch (first, last) {
-        case let (a?, b?) where a <= b && a < count: return a..<min(b + 1, count)
-        case let (a?, nil) where spec[1].isEmpty && a < count: return a..<count
-        case let (nil, n?) where spec[0].isEmpty && n > 0: return max(0, count - n)..<count
-        default: return nil
-        }
     }
 
     private func finish(

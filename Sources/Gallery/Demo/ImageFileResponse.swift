@@ -1,5 +1,6 @@
 import FlyingFox
 import Foundation
+import WebImage
 
 /// The response that serves one image file: `ETag` and `Last-Modified` validators (a matching
 /// `If-None-Match` gets 304), `Content-Type` from the extension, HEAD, single byte ranges (`Range`,
@@ -29,7 +30,7 @@ public enum ImageFileResponse {
         var status = HTTPStatusCode.ok
         var bytes = data
         if let range = request.headers[HTTPHeader("Range")], ifRangeHolds(request, etag: etag),
-           let slice = byteRange(range, count: data.count) {
+           let slice = HTTPByteRange.parse(range, count: data.count) {
             status = .partialContent
             bytes = data.subdata(in: slice)
             headers[HTTPHeader("Content-Range")] = "bytes \(slice.lowerBound)-\(slice.upperBound - 1)/\(data.count)"
@@ -43,16 +44,6 @@ public enum ImageFileResponse {
     static func ifRangeHolds(_ request: HTTPRequest, etag: String) -> Bool {
         guard let condition = request.headers[HTTPHeader("If-Range")] else { return true }
         return condition == etag
-    }
-
-    /// `bytes=a-` or `bytes=a-b` (one range) within `count` bytes, else nil (the whole body is sent).
-    static func byteRange(_ header: String, count: Int) -> Range<Int>? {
-        guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
-        let bounds = header.dropFirst("bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
-        guard bounds.count == 2, let first = Int(bounds[0]), first >= 0, first < count else { return nil }
-        let last = bounds[1].isEmpty ? count - 1 : Int(bounds[1]).map { min($0, count - 1) }
-        guard let last, last >= first else { return nil }
-        return first..<(last + 1)
     }
 
     /// The MIME type for a file name's extension.
