@@ -15,13 +15,13 @@ public enum ImageFileResponse {
         let etag = "\"\(data.count)-\(Int(modified.timeIntervalSince1970))\""
         var headers: HTTPHeaders = [
             HTTPHeader("ETag"): etag,
-            HTTPHeader("Last-Modified"): httpDate(modified),
+            HTTPHeader("Last-Modified"): HTTPDate.format(modified),
             HTTPHeader("Cache-Control"): "no-cache",
         ]
         if request.headers[HTTPHeader("If-None-Match")] == etag {
             return HTTPResponse(statusCode: .notModified, headers: headers)
         }
-        headers[HTTPHeader("Content-Type")] = contentType(of: file.lastPathComponent)
+        headers[HTTPHeader("Content-Type")] = HTTPDate.mediaType(ofFileNamed: file.lastPathComponent)
         if request.method == .HEAD {
             headers[HTTPHeader("Content-Length")] = "\(data.count)"
             return HTTPResponse(statusCode: .ok, headers: headers)
@@ -44,25 +44,5 @@ public enum ImageFileResponse {
     static func ifRangeHolds(_ request: HTTPRequest, etag: String) -> Bool {
         guard let condition = request.headers[HTTPHeader("If-Range")] else { return true }
         return condition == etag
-    }
-
-    /// The MIME type for a file name's extension.
-    public static func contentType(of name: String) -> String {
-        switch (name as NSString).pathExtension.lowercased() {
-        case "jpg", "jpeg": return "image/jpeg"
-        case "png": return "image/png"
-        case "gif": return "image/gif"
-        case "webp": return "image/webp"
-        default: return "application/octet-stream"
-        }
-    }
-
-    /// An HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`).
-    public static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
     }
 }

@@ -103,7 +103,7 @@ import TestSupport
     /// An `Expires` in the past is stale at once — also in the memory tier.
     @Test func expiresInThePastIsStaleInMemoryToo() async throws {
         let kit = try await ManagerTestKit.make(clockedCache: true)
-        let past = FileStub.httpDate(Date().addingTimeInterval(-3600))
+        let past = HTTPDate.format(Date().addingTimeInterval(-3600))
         kit.serve("/x.png", color: (7, 7, 7, 255), etag: "\"x1\"", headers: ["Expires": past])
         let url = kit.server.url("/x.png")
         _ = await kit.manager.results(url)
@@ -119,7 +119,7 @@ import TestSupport
     /// Heuristic freshness: 10% of the Last-Modified age, then a conditional request (If-Modified-Since).
     @Test func heuristicFreshnessIsATenthOfTheLastModifiedAge() async throws {
         let kit = try await ManagerTestKit.make(clockedCache: true)
-        let modified = FileStub.httpDate(kit.clock().addingTimeInterval(-1000))
+        let modified = HTTPDate.format(kit.clock().addingTimeInterval(-1000))
         kit.serve("/h.png", color: (3, 3, 3, 255), lastModified: modified)
         let url = kit.server.url("/h.png")
         _ = await kit.manager.results(url)
@@ -137,7 +137,7 @@ import TestSupport
     /// Heuristic freshness is capped at one day, however old the Last-Modified.
     @Test func heuristicFreshnessIsCappedAtOneDay() async throws {
         let kit = try await ManagerTestKit.make(clockedCache: true)
-        kit.serve("/d.png", color: (3, 3, 3, 255), lastModified: FileStub.httpDate(kit.clock().addingTimeInterval(-100 * 86_400)))
+        kit.serve("/d.png", color: (3, 3, 3, 255), lastModified: HTTPDate.format(kit.clock().addingTimeInterval(-100 * 86_400)))
         let url = kit.server.url("/d.png")
         _ = await kit.manager.results(url)
         kit.manager.cache.waitUntilIdle()
