@@ -30,6 +30,9 @@ final class CurlSession: @unchecked Sendable {
     private let threadRunning = Atomic<Bool>(true)
     private let kernelThreadID = Atomic<Int32>(0)
 
+    /// Idle connections kept for reuse, like a browser's socket pool (a few hosts × 6 each).
+    static let idleConnectionPool = 32
+
     // Network-thread state.
     private var transfers: [UInt: CurlTransfer] = [:]
 
@@ -83,6 +86,10 @@ final class CurlSession: @unchecked Sendable {
         kernelThreadID.store(Self.currentKernelThreadID(), ordering: .releasing)
         guard let multi = curl_multi_init() else { close(multi: nil, share: nil); return }
         _ = sdg_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, CURLPIPE_MULTIPLEX)
+        // curl's default idle pool is 4 × the handles attached *at that moment*: between one transfer
+        // ending and the next starting it can be 4, and curl then closes warm keep-alive connections
+        // that the next transfer would have reused (a 7th and 8th connection for 24 images over 6 slots).
+        _ = sdg_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, Self.idleConnectionPool)
         let share = curl_share_init()
         if let share { _ = sdg_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_COOKIE.rawValue)) }
         let address = UInt(bitPattern: multi)

@@ -75,7 +75,7 @@ struct TLSAndProxyTests {
             } else {
                 #expect(log.allSatisfy { $0.protocolName == "HTTP/1.1" })
                 // Fast transfers can all reuse one keep-alive connection; never more than the slots.
-                #expect(connections >= 1 && connections <= 6, "HTTP/1.1 used \(connections) connections")
+                #expect(connections >= 1 && connections <= 6, "HTTP/1.1 used \(connections) connections: \(log.map { "\($0.connection):\($0.path)" })")
             }
         }
     }
