@@ -1,3 +1,4 @@
+#define _GNU_SOURCE 1
 #include "cncurses.h"
 #include <errno.h>
 #include <signal.h>
@@ -152,3 +153,33 @@ int sdg_curses_stdin_from_tty(void) {
 }
 
 int sdg_curses_isatty(int fd) { return isatty(fd); }
+
+int sdg_curses_output_to_pipe(int *pipe_read, int *terminal_nonblocking, int *saved_stdout) {
+    const char *name = ttyname(1);
+    if (name == NULL) return -1;
+    int terminal = open(name, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+    if (terminal < 0) return -1;
+    int saved = fcntl(1, F_DUPFD_CLOEXEC, 3);
+    int fds[2];
+    if (saved < 0 || pipe2(fds, O_CLOEXEC) != 0) {
+        close(terminal);
+        if (saved >= 0) close(saved);
+        return -1;
+    }
+    (void)fcntl(fds[1], F_SETPIPE_SZ, 1 << 20);  /* a smaller pipe only means more wake-ups */
+    fflush(stdout);
+    if (dup2(fds[1], 1) < 0) {
+        close(terminal); close(saved); close(fds[0]); close(fds[1]);
+        return -1;
+    }
+    close(fds[1]);
+    *pipe_read = fds[0];
+    *terminal_nonblocking = terminal;
+    *saved_stdout = saved;
+    return 0;
+}
+
+int sdg_curses_output_to_terminal(int saved_stdout) {
+    fflush(stdout);
+    return dup2(saved_stdout, 1) < 0 ? -1 : 0;
+}

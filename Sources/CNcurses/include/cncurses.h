@@ -69,6 +69,15 @@ int sdg_curses_quit_signal(void);
 /// TIOCGWINSZ on `fd`: rows, columns and the pixel size of the text area. Returns 0 on success.
 int sdg_curses_winsize(int fd, int *rows, int *cols, int *xpixel, int *ypixel);
 
+/// Sends standard output (curses' and ours) into a pipe, so that writing a frame never waits for the
+/// terminal: fd 1 becomes the pipe's write end (1 MB where the kernel allows). On success returns 0
+/// with the pipe's read end, a new non-blocking write descriptor on the same terminal (its own open
+/// file description: the shell's and stdin's stay blocking) and a copy of the original fd 1; all
+/// close-on-exec. On failure (fd 1 is no named terminal, no descriptors) returns -1, nothing changed.
+int sdg_curses_output_to_pipe(int *pipe_read, int *terminal_nonblocking, int *saved_stdout);
+/// Flushes stdio and makes `saved_stdout` fd 1 again (which closes the pipe's write end).
+int sdg_curses_output_to_terminal(int saved_stdout);
+
 /// Makes /dev/tty the process's standard input (when the list came through stdin). 0 on success.
 int sdg_curses_stdin_from_tty(void);
 /// isatty(fd).

@@ -21,6 +21,8 @@ public final class GalleryApp {
     public var status = StatusInfo()
     /// Milliseconds from reading each key to presenting its frame.
     public private(set) var keyLatencies: [Double] = []
+    /// When the oldest key not yet shown by a frame was read.
+    var keyWaiting: Double?
     /// Frames presented.
     public internal(set) var framesPresented = 0
 
@@ -91,18 +93,25 @@ public final class GalleryApp {
             let busy = status.pendingCells > 0 || status.activeDownloads > 0
             var timeout: Int32 = decoder.hasPending ? escapeTimeout : (busy ? 120 : 1000)
             if let next = animation.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
-            if dirty || repaintAll {
-                // A frame is owed: wake when its slot comes.
+            if (dirty || repaintAll) && terminalKeepsUp(forKey: keyWaiting != nil) {
+                // A frame is owed: wake when its slot comes (while the terminal is behind, its room
+                // for more bytes wakes the loop instead).
                 let wait = (lastPresent + Self.minimumFrameInterval - Self.now()) * 1000
                 timeout = min(timeout, Int32(max(0, wait.rounded(.up))))
             }
             var fds = [pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, timeout)
+            // The terminal is behind: wake when it can take more.
+            if screen.outputBacklog > 0, let output = screen.outputDescriptor {
+                fds.append(pollfd(fd: output, events: Int16(POLLOUT), revents: 0))
+            }
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            screen.flushOutput()
             if ready < 0 && errno != EINTR { break }
             var inputAt: Double?
             if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
                 inputAt = Self.now()
+                keyWaiting = keyWaiting ?? inputAt
                 if !readInput() { quitting = true }
             } else if ready == 0 && decoder.hasPending {
                 handle(keys.actions(for: decoder.flush(), at: Self.now()))
@@ -124,11 +133,17 @@ public final class GalleryApp {
             // Load updates (progress chunks, partial images) are paced to 60 frames a second; a key's
             // frame is presented at once.
             let now = Self.now()
-            if (dirty || repaintAll) && (inputAt != nil || now - lastPresent >= Self.minimumFrameInterval) {
+            if (dirty || repaintAll) && (inputAt != nil || now - lastPresent >= Self.minimumFrameInterval)
+                && terminalKeepsUp(forKey: keyWaiting != nil) {
                 present()
                 lastPresent = Self.now()
+                screen.flushOutput()
             }
-            if let inputAt { keyLatencies.append((Self.now() - inputAt) * 1000) }
+            // A key's latency ends with the frame that shows it (or at once when it changed nothing).
+            if let since = keyWaiting, !dirty, !repaintAll {
+                keyLatencies.append((Self.now() - since) * 1000)
+                keyWaiting = nil
+            }
         }
         if dirty || repaintAll { present() }  // the frame still owed when the quit came
         source.cancelAll()
@@ -136,6 +151,18 @@ public final class GalleryApp {
         // drop them now, so nothing the inbox holds outlives the loop.
         _ = inbox.drain()
         screen.close()
+    }
+
+    /// Bytes of earlier frames the terminal may still hold back when a key's frame is presented:
+    /// more, and the key waits (with the keys after it) until the terminal has caught up.
+    static let keyFrameBacklogLimit = 256 << 10
+
+    /// Whether a frame may be presented now: frames that only follow loads wait until the terminal
+    /// has taken every earlier byte (so a slow terminal gets fewer, later frames, not a growing
+    /// queue); a key's frame goes out unless the terminal is far behind.
+    func terminalKeepsUp(forKey key: Bool) -> Bool {
+        let backlog = screen.outputBacklog
+        return backlog == 0 || (key && backlog <= Self.keyFrameBacklogLimit)
     }
 
     /// Reads what is available on the input; false at end of input.

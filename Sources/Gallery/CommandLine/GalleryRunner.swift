@@ -112,6 +112,7 @@ public enum GalleryRunner {
             return 1
         }
         screen.installSignalHandlers(wakeDescriptor: inbox.wakeWriteDescriptor)
+        screen.queueOutput(wakeDescriptor: inbox.wakeWriteDescriptor)
         var model = GalleryModel(items: GalleryItems(index: index), terminal: screen.size, cellPixels: screen.cellPixels,
                                  mode: options.viewMode, columnsOverride: options.columns)
         model.prefetchScreens = 1

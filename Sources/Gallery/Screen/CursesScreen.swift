@@ -34,6 +34,10 @@ public final class CursesScreen: Screen {
     /// Whether curses was opened without the terminal's scroll capabilities (`NoScrollTerminfo`):
     /// only then does this screen scroll the terminal itself, and curses never moves lines.
     private let ownsScrolling: Bool
+    /// Where standard output goes while the screen is open (`queueOutput`); nil: straight to the terminal.
+    private var output: TerminalOutput?
+    /// The UI inbox's wake descriptor, for the output's drain thread (kept to queue again after Ctrl-Z).
+    private var wakeDescriptor: Int32 = -1
 
     /// Opens the terminal on stdin/stdout. `synchronizedOutput` wraps frames in mode 2026; `mouse`
     /// turns on SGR mouse reports; `probedCellPixels` is the cell size the probe learnt (used when
@@ -69,6 +73,26 @@ public final class CursesScreen: Screen {
         _ = sdg_curses_install_signals(wakeDescriptor)
     }
 
+    /// From now on frames go through a `TerminalOutput`, so presenting never waits for the terminal;
+    /// its drain thread wakes the loop through `wakeDescriptor`. Without one (fd 1 is no named
+    /// terminal) writes stay direct.
+    public func queueOutput(wakeDescriptor: Int32) {
+        self.wakeDescriptor = wakeDescriptor
+        sdg_curses_flush()
+        if output == nil, handle != nil { output = TerminalOutput(wakeDescriptor: wakeDescriptor) }
+    }
+
+    public var outputBacklog: Int { output?.backlog ?? 0 }
+    public var outputDescriptor: Int32? { output?.terminal }
+    public func flushOutput() { output?.flush() }
+
+    /// Sends everything queued and writes to the terminal directly again (before curses leaves).
+    private func finishOutput() {
+        sdg_curses_flush()
+        output?.finish()
+        output = nil
+    }
+
     /// Resize and quit signals received since the last call.
     public func takeEvents() -> [ScreenEvent] {
         var events: [ScreenEvent] = []
@@ -84,7 +108,7 @@ public final class CursesScreen: Screen {
     /// Re-reads the size with `TIOCGWINSZ` and resizes curses; updates the cell pixel size.
     public func updateSize() -> CellSize {
         var rows: Int32 = 0, cols: Int32 = 0, xpixel: Int32 = 0, ypixel: Int32 = 0
-        if sdg_curses_winsize(1, &rows, &cols, &xpixel, &ypixel) == 0, rows > 0, cols > 0 {
+        if sdg_curses_winsize(output?.savedStdout ?? 1, &rows, &cols, &xpixel, &ypixel) == 0, rows > 0, cols > 0 {
             if Int(rows) != size.rows || Int(cols) != size.columns { _ = sdg_curses_resize(rows, cols) }
             size = CellSize(columns: Int(cols), rows: Int(rows))
             cellPixels = Self.cellPixels(columns: Int(cols), rows: Int(rows), xpixel: Int(xpixel), ypixel: Int(ypixel),
@@ -160,7 +184,7 @@ public final class CursesScreen: Screen {
         guard let screen = handle else { return }
         handle = nil
         write(writer.closingBytes())
-        sdg_curses_flush()  // before endwin, which curses writes past stdio's buffer
+        finishOutput()  // everything queued reaches the terminal before endwin writes to it
         if mouse { sdg_curses_write("\u{1B}[?1006l\u{1B}[?1000l", 16) }
         sdg_curses_close(screen)
     }
@@ -171,12 +195,14 @@ public final class CursesScreen: Screen {
     /// forgotten, so the next frame repaints all.
     public func suspend() {
         guard handle != nil else { return }
+        let queued = output != nil
         write(writer.closingBytes())
-        sdg_curses_flush()
+        finishOutput()
         if mouse { sdg_curses_write("\u{1B}[?1006l\u{1B}[?1000l", 16) }
         sdg_curses_suspend()
         if mouse { sdg_curses_write("\u{1B}[?1000h\u{1B}[?1006h", 16) }
         sdg_curses_flush()
+        if queued { queueOutput(wakeDescriptor: wakeDescriptor) }
         _ = updateSize()
     }
 

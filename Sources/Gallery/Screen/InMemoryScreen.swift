@@ -43,10 +43,26 @@ public final class InMemoryScreen: Screen {
         plans.append(plan)
         let bytes = scrolled + released + FrameWriter.clearing(plan.cleared, erasing: plan.erased) + writer.bytes(for: plan)
         log.withLock { $0.append(bytes) }
+        terminal.withLock { $0.backlog += $0.backlogPerFrame }
     }
 
     /// Returns `size`.
     public func updateSize() -> CellSize { size }
+
+    /// A terminal that is behind, simulated: bytes it has not taken yet, what each `flushOutput()`
+    /// takes, what each frame adds. Tests change it while the loop runs (hence the lock).
+    public struct SlowTerminal: Sendable {
+        public var backlog = 0
+        public var drainPerFlush = Int.max
+        public var backlogPerFrame = 0
+    }
+    /// The simulated terminal (keeps up by default).
+    public let terminal = Locked(SlowTerminal())
+    public var outputBacklog: Int { terminal.withLock { $0.backlog } }
+    /// No descriptor: the backlog is simulated.
+    public var outputDescriptor: Int32? { nil }
+    /// Takes `drainPerFlush` bytes off the backlog.
+    public func flushOutput() { terminal.withLock { $0.backlog = max(0, $0.backlog - $0.drainPerFlush) } }
 
     /// Events the next `takeEvents()` returns (tests queue resizes and quits here).
     public var queuedEvents: [ScreenEvent] = []

@@ -22,4 +22,11 @@ public protocol Screen: AnyObject {
     func copyToClipboard(_ text: String)
     /// Signals received since the last call (resize, quit).
     func takeEvents() -> [ScreenEvent]
+    /// Bytes presented that the terminal has not taken yet (`TerminalOutput`); 0 when writes go
+    /// straight to the terminal.
+    var outputBacklog: Int { get }
+    /// The descriptor to poll for POLLOUT while `outputBacklog > 0`; nil when there is none.
+    var outputDescriptor: Int32? { get }
+    /// Writes what the terminal takes now, without waiting (UI thread).
+    func flushOutput()
 }
