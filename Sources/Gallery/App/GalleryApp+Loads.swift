@@ -37,6 +37,7 @@ extension GalleryApp {
             source.cancel(slot: cancelled.slot)
             images[cancelled.slot] = nil
             painted[cancelled.slot] = nil
+            paintRequests[cancelled.slot] = nil
         }
         for request in diff.prefetchCancels { source.cancelPrefetch(request) }
         if !diff.binds.isEmpty { source.beginScreen() }

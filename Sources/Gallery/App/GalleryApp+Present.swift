@@ -17,18 +17,21 @@ extension GalleryApp {
         }
         if let cached = painted[binding.slot], cached.image == image.id, cached.cells == cells { return cached.painted }
         let slot = binding.slot
-        if let done = finishedPaints.withLock({ $0.removeValue(forKey: slot) }), let result = done.painted {
+        if let done = finishedPaints.withLock({ $0.removeValue(forKey: slot) }), done.ticket == paintRequests[slot]?.ticket,
+           let result = done.painted {
             painted[slot] = (done.image, done.cells, result)
             if done.image == image.id && done.cells == cells { return result }
         }
         // Encode off the UI thread (sixel and kitty take milliseconds an image); the frame shows the
         // cell's previous picture of the same size, or its placeholder, until the bytes are ready.
         if paintRequests[slot].map({ $0.image != image.id || $0.cells != cells }) ?? true {
-            paintRequests[slot] = (image.id, cells)
+            paintTickets += 1
+            let ticket = paintTickets
+            paintRequests[slot] = (image.id, cells, ticket)
             let painter = painter, inbox = inbox, results = finishedPaints, cellPixels = model.cellPixels
             Self.paintQueue.async {
                 let result = painter.paint(image, cells: cells, cellPixels: cellPixels)
-                results.withLock { $0[slot] = (image.id, cells, result) }
+                results.withLock { $0[slot] = (ticket, image.id, cells, result) }
                 inbox.post(.work {})
             }
         }

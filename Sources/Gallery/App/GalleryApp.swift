@@ -35,10 +35,15 @@ public final class GalleryApp {
     var keys = KeyMap()
     var images: [SlotID: Image] = [:]
     var painted: [SlotID: (image: UInt64, cells: CellSize, painted: RenderedImage)] = [:]
-    /// The picture last asked of the paint queue per slot (asked again only when it changes).
-    var paintRequests: [SlotID: (image: UInt64, cells: CellSize)] = [:]
-    /// Pictures the paint queue finished, taken by the UI thread in `picture(for:image:cells:)`.
-    let finishedPaints = Locked<[SlotID: (image: UInt64, cells: CellSize, painted: RenderedImage?)]>([:])
+    /// The picture last asked of the paint queue per slot (asked again only when it changes), with
+    /// its ticket. Forgotten when the slot's binding ends or the terminal resizes: a new binding of
+    /// the slot asks again, even for the same image at the same size.
+    var paintRequests: [SlotID: (image: UInt64, cells: CellSize, ticket: Int)] = [:]
+    /// The last paint ticket handed out.
+    var paintTickets = 0
+    /// Pictures the paint queue finished, taken by the UI thread in `picture(for:image:cells:)`; one
+    /// whose ticket is no longer the slot's request is dropped (it was painted for an earlier binding).
+    let finishedPaints = Locked<[SlotID: (ticket: Int, image: UInt64, cells: CellSize, painted: RenderedImage?)]>([:])
     /// Where renderers run (one at a time, in order of request).
     static let paintQueue = DispatchQueue(label: "sdgallery.paint", qos: .userInitiated)
     /// Items shown from the memory or disk cache (the status bar's "N cached").

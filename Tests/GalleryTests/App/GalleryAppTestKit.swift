@@ -13,11 +13,16 @@ final class RecordingSource: CellImageSource, Sendable {
     let failIndex: Int?
     let animated: Bool
     let origin: String
+    /// When set, items share this many images (item i shows image i % n), each made once and
+    /// given again (same id) on every bind, as the memory cache does for a list with repeated URLs.
+    let sharedImages: Int?
+    let cached = Locked<[Int: Image]>([:])
 
-    init(failIndex: Int? = nil, animated: Bool = false, origin: String = "file") {
+    init(failIndex: Int? = nil, animated: Bool = false, origin: String = "file", sharedImages: Int? = nil) {
         self.failIndex = failIndex
         self.animated = animated
         self.origin = origin
+        self.sharedImages = sharedImages
     }
 
     /// A 16×16 animation: red, green, blue frames of 30 ms, looping forever.
@@ -36,8 +41,14 @@ final class RecordingSource: CellImageSource, Sendable {
             return
         }
         onUpdate(.progress(received: 10, expected: 100))
-        let pixels = [UInt8](repeating: 0, count: 16 * 16 * 4).enumerated().map { $0.offset % 4 == 0 ? UInt8(truncatingIfNeeded: index) : ($0.offset % 4 == 3 ? 255 : 0) }
-        onUpdate(.final(Image(width: 16, height: 16, pixels: pixels), ImageDetails(pixelSize: PixelSize(width: 16, height: 16), byteCount: 999, format: "PNG", origin: origin)))
+        let key = sharedImages.map { index % $0 } ?? index
+        let pixels = [UInt8](repeating: 0, count: 16 * 16 * 4).enumerated().map { $0.offset % 4 == 0 ? UInt8(truncatingIfNeeded: key) : ($0.offset % 4 == 3 ? 255 : 0) }
+        let made = Image(width: 16, height: 16, pixels: pixels)
+        let image = sharedImages == nil ? made : cached.withLock { images in
+            if images[key] == nil { images[key] = made }
+            return images[key] ?? made
+        }
+        onUpdate(.final(image, ImageDetails(pixelSize: PixelSize(width: 16, height: 16), byteCount: 999, format: "PNG", origin: origin)))
     }
     func cancel(slot: SlotID) { log.withLock { $0.append("cancel \(slot.rawValue)") } }
     func prefetch(_ request: PrefetchRequest, item: GalleryItem) { log.withLock { $0.append("prefetch \(request.index)") } }
@@ -115,6 +126,29 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
             try? await Task.sleep(for: .milliseconds(2))
         }
         return condition(source.entries)  // once more: a busy machine can make the sleep outlast the deadline
+    }
+
+    /// Runs `body` on the UI thread (through the inbox) and returns its result.
+    func onUI<T: Sendable>(_ body: @escaping @Sendable (AppHarness) -> T) async -> T? {
+        let result = Locked<T?>(nil)
+        let harness = self
+        app.inbox.post(.work { result.withLock { $0 = body(harness) } })
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            if let value = result.withLock({ $0 }) { return value }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return result.withLock { $0 }
+    }
+
+    /// Waits (up to 15 s) until `condition` holds on the UI thread.
+    func untilUI(_ condition: @escaping @Sendable (AppHarness) -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            if await onUI(condition) == true { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return false
     }
 
     /// Waits (up to 15 s) for the app's loop to end, off the cooperative pool.

@@ -83,6 +83,24 @@ import TestSupport
         #expect(slotsBound <= 18 * 3)
     }
 
+    @Test func aNewScreenShowingTheSameImagesInTheSameSlotsPaintsThem() async throws {
+        // Items share 6 images (a list repeating URLs; the memory cache gives the same image). After
+        // a PageDown, slot s shows item 18 + s: the same image at the same size as before. The
+        // slot's old paint request outlived the cancel, so it was not painted again and the cells
+        // kept their placeholders (kitty showed grey boxes, xterm black ones).
+        let source = RecordingSource(sharedImages: 6)
+        let harness = try AppHarness(count: 100, source: source)
+        #expect(await harness.untilUI { $0.screen.frames.last?.placements.count == 18 }, "the first screen was not shown")
+        harness.type(" ")
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 36 })
+        let shown = await harness.untilUI { $0.screen.frames.last?.placements.count == 18 && $0.app.model.selection == 18 }
+        #expect(shown, "the second screen's cells kept their placeholders")
+        harness.type("q")
+        #expect(await harness.finish())
+        let frame = try #require(harness.screen.frames.last)
+        #expect(frame.placements.count == 18, "\(frame.placements.count) of 18 cells show their image")
+    }
+
     @Test func resizeAndStatusEventsReachTheModel() async throws {
         let harness = try AppHarness(count: 10)
         #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 10 })

@@ -9,40 +9,18 @@ import TestSupport
 /// waits only when it is far behind — then the keys coalesce into one frame, and each key's latency
 /// runs until that frame.
 @Suite struct SlowTerminalTests {
-    /// Runs `body` on the UI thread (through the inbox) and returns its result.
-    static func onUI<T: Sendable>(_ harness: AppHarness, _ body: @escaping @Sendable (AppHarness) -> T) async -> T? {
-        let result = Locked<T?>(nil)
-        harness.app.inbox.post(.work { result.withLock { $0 = body(harness) } })
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            if let value = result.withLock({ $0 }) { return value }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-        return result.withLock { $0 }
-    }
-
-    /// Waits (up to 15 s) until `condition` holds on the UI thread.
-    static func untilUI(_ harness: AppHarness, _ condition: @escaping @Sendable (AppHarness) -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            if await onUI(harness, condition) == true { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return false
-    }
-
     @Test func keysWaitForATerminalFarBehindAndCoalesceIntoOneFrame() async throws {
         let harness = try AppHarness(count: 50)
         #expect(await harness.wait { $0.filter { $0 == "painted" }.count >= 10 })
         harness.screen.terminal.withLock { $0.backlog = 10 << 20; $0.drainPerFlush = 0 }
-        let before = await Self.onUI(harness) { $0.screen.written.count } ?? -1
+        let before = await harness.onUI { $0.screen.written.count } ?? -1
         harness.type("l")
-        #expect(await Self.untilUI(harness) { $0.app.model.selection == 1 })
+        #expect(await harness.untilUI { $0.app.model.selection == 1 })
         harness.type("l")
-        #expect(await Self.untilUI(harness) { $0.app.model.selection == 2 })
-        #expect(await Self.onUI(harness) { $0.screen.written.count } == before, "a frame went to a terminal 10 MB behind")
+        #expect(await harness.untilUI { $0.app.model.selection == 2 })
+        #expect(await harness.onUI { $0.screen.written.count } == before, "a frame went to a terminal 10 MB behind")
         harness.screen.terminal.withLock { $0.drainPerFlush = .max }
-        #expect(await Self.untilUI(harness) { $0.screen.written.count > before })
+        #expect(await harness.untilUI { $0.screen.written.count > before })
         harness.type("q")
         #expect(await harness.finish())
         // Both keys end with the one frame presented after the catch-up: the first waited longest.
@@ -55,13 +33,13 @@ import TestSupport
         let harness = try AppHarness(count: 50)
         #expect(await harness.wait { $0.filter { $0 == "painted" }.count >= 10 })
         harness.screen.terminal.withLock { $0.backlog = 100_000; $0.drainPerFlush = 0 }
-        let before = await Self.onUI(harness) { $0.screen.written.count } ?? -1
+        let before = await harness.onUI { $0.screen.written.count } ?? -1
         // A status change (what loads do) is owed a frame, but the terminal still holds bytes.
         harness.app.inbox.post(.status { $0.message = "loads changed something" })
-        #expect(await Self.untilUI(harness) { $0.app.status.message == "loads changed something" })
-        #expect(await Self.onUI(harness) { $0.screen.written.count } == before, "a load frame went to a terminal that is behind")
+        #expect(await harness.untilUI { $0.app.status.message == "loads changed something" })
+        #expect(await harness.onUI { $0.screen.written.count } == before, "a load frame went to a terminal that is behind")
         harness.type("l")
-        #expect(await Self.untilUI(harness) { $0.screen.written.count == before + 1 }, "the key's frame did not go out")
+        #expect(await harness.untilUI { $0.screen.written.count == before + 1 }, "the key's frame did not go out")
         harness.type("q")
         #expect(await harness.finish())
     }
