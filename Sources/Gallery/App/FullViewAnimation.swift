@@ -2,7 +2,9 @@ import TerminalGraphics
 import ImageCodecs
 
 /// Plays an animated image (GIF/WebP frames) in the full view: which frame is showing, when the next
-/// one is due, and the painted frames already made (so a loop repaints from memory).
+/// one is due, and the painted frames already made (so a loop repaints from memory). Frames are
+/// encoded on the paint queue, the current one and the next two at a time; a frame whose bytes are
+/// not ready yet shows the latest one painted before it (dropped, as a player drops late frames).
 struct FullViewAnimation {
     private(set) var slot: SlotID?
     private(set) var imageID: UInt64?
@@ -11,7 +13,14 @@ struct FullViewAnimation {
     private var loopsDone = 0
     private var loopCount = 0
     private var durations: [Double] = []
-    var painted: [Int: RenderedImage] = [:]
+    /// Painted frames for `cells`.
+    private(set) var painted: [Int: RenderedImage] = [:]
+    /// The size the frames are painted for.
+    private(set) var cells: CellSize?
+    /// Frames handed to the paint queue and not back yet.
+    private var requested = Set<Int>()
+    /// How many frames are encoded ahead of the one showing.
+    static let framesAhead = 2
 
     /// Starts (or keeps) playing `image` shown by `slot`; stops when it is nil or not animated.
     mutating func follow(slot: SlotID?, image: Image?, now: Double) {
@@ -45,15 +54,48 @@ struct FullViewAnimation {
         return true
     }
 
+    /// Paints for `cells` from now on (a resize, the view's size): earlier paintings are dropped.
+    mutating func paint(for cells: CellSize?) {
+        guard self.cells != cells else { return }
+        self.cells = cells
+        painted.removeAll()
+        requested.removeAll()
+    }
+
+    /// Frames to hand to the paint queue now (the current one and the next `framesAhead`), each once.
+    mutating func framesToPaint() -> [Int] {
+        guard cells != nil, !durations.isEmpty else { return [] }
+        let wanted = (0...Self.framesAhead).map { (frame + $0) % durations.count }
+        let new = wanted.filter { painted[$0] == nil && !requested.contains($0) }
+        requested.formUnion(new)
+        return Array(Set(new)).sorted { ($0 - frame + durations.count) % durations.count < ($1 - frame + durations.count) % durations.count }
+    }
+
+    /// Takes a frame the paint queue finished, when it is still for this image at this size.
+    mutating func finished(_ index: Int, image: UInt64, cells: CellSize, painted picture: RenderedImage?) {
+        guard image == imageID, cells == self.cells else { return }
+        requested.remove(index)
+        if let picture { painted[index] = picture }
+    }
+
+    /// What to show now: the current frame's picture, else the latest painted before it.
+    var picture: RenderedImage? {
+        guard !durations.isEmpty else { return nil }
+        for back in 0..<durations.count {
+            if let picture = painted[(frame - back + durations.count) % durations.count] { return picture }
+        }
+        return nil
+    }
+
     /// Milliseconds until the next frame (for the poll timeout), nil when nothing plays.
     func millisecondsToNextFrame(now: Double) -> Int32? {
         guard let deadline else { return nil }
         return Int32(max(0, min(1000, (deadline - now) * 1000)).rounded(.up))
     }
 
-    /// The current frame of `image` as a still image.
-    func currentFrame(of image: Image) -> Image {
-        guard image.isAnimated, frame < image.frames.count else { return image }
-        return Image(width: image.width, height: image.height, pixels: image.frames[frame].pixels, sourceSize: image.sourceSize)
+    /// Frame `index` of `image` as a still image.
+    func still(_ index: Int, of image: Image) -> Image {
+        guard image.isAnimated, index < image.frames.count else { return image }
+        return Image(width: image.width, height: image.height, pixels: image.frames[index].pixels, sourceSize: image.sourceSize)
     }
 }

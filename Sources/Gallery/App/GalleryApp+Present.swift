@@ -8,12 +8,10 @@ extension GalleryApp {
     /// the current frame when it is the full view's animation.
     func picture(for binding: SlotBinding, image: Image, cells: CellSize) -> RenderedImage? {
         if animation.slot == binding.slot, image.isAnimated {
-            if let cached = animation.painted[animation.frame], cached.cells.columns <= cells.columns, cached.cells.rows <= cells.rows {
-                return cached
-            }
-            let painted = painter.paint(animation.currentFrame(of: image), cells: cells, cellPixels: model.cellPixels)
-            animation.painted[animation.frame] = painted
-            return painted
+            paintAnimation(image, cells: cells)
+            // Until its first frame is painted, the still picture below (painted the same way as a
+            // thumbnail) stands in.
+            if let picture = animation.picture { return picture }
         }
         if let cached = painted[binding.slot], cached.image == image.id, cached.cells == cells { return cached.painted }
         let slot = binding.slot
@@ -37,6 +35,23 @@ extension GalleryApp {
         }
         if let previous = painted[slot], previous.cells == cells { return previous.painted }
         return nil
+    }
+
+    /// Takes the animation frames the paint queue finished and hands it the ones due next.
+    func paintAnimation(_ image: Image, cells: CellSize) {
+        for done in finishedAnimationFrames.withLock({ finished in defer { finished.removeAll() }; return finished }) {
+            animation.finished(done.frame, image: done.image, cells: done.cells, painted: done.painted)
+        }
+        animation.paint(for: cells)
+        let painter = painter, inbox = inbox, results = finishedAnimationFrames, cellPixels = model.cellPixels
+        for frame in animation.framesToPaint() {
+            let still = animation.still(frame, of: image)
+            Self.paintQueue.async {
+                let painted = painter.paint(still, cells: cells, cellPixels: cellPixels)
+                results.withLock { $0.append((frame, image.id, cells, painted)) }
+                inbox.post(.work {})
+            }
+        }
     }
 
     /// Composes and shows a frame.

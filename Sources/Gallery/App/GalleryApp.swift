@@ -44,6 +44,8 @@ public final class GalleryApp {
     /// Pictures the paint queue finished, taken by the UI thread in `picture(for:image:cells:)`; one
     /// whose ticket is no longer the slot's request is dropped (it was painted for an earlier binding).
     let finishedPaints = Locked<[SlotID: (ticket: Int, image: UInt64, cells: CellSize, painted: RenderedImage?)]>([:])
+    /// Animation frames the paint queue finished (frame, image id, cells, picture), taken by the UI thread.
+    let finishedAnimationFrames = Locked<[(frame: Int, image: UInt64, cells: CellSize, painted: RenderedImage?)]>([])
     /// Where renderers run (one at a time, in order of request).
     static let paintQueue = DispatchQueue(label: "sdgallery.paint", qos: .userInitiated)
     /// Items shown from the memory or disk cache (the status bar's "N cached").
@@ -228,7 +230,7 @@ public final class GalleryApp {
             painted.removeAll()
             paintRequests.removeAll()
             finishedPaints.withLock { $0.removeAll() }
-            animation.painted.removeAll()
+            animation.paint(for: nil)
             repaintAll = true
         case .quit: quitting = true
         }

@@ -134,6 +134,20 @@ import TestSupport
         #expect(harness.screen.frames.last?.placements.isEmpty == true)
     }
 
+    @Test func aSlowEncoderNeverBlocksTheFullViewsAnimation() async throws {
+        // The full view encoded each animation frame on the UI thread when it became due: with an
+        // encoder that takes 30 s, Enter then q q waited for it.
+        let painter = BlockedPainter()
+        defer { painter.release.signal() }
+        let harness = try AppHarness(count: 2, source: RecordingSource(animated: true), painter: painter)
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 2 })
+        harness.type("\r")
+        #expect(await harness.untilUI { $0.app.model.fullView == 0 && $0.app.framesPresented > 2 })
+        harness.type("q")
+        harness.type("q")
+        #expect(await harness.finish())
+    }
+
     @Test func cachedCountsImagesNotHits() async throws {
         // The old loop added one per cache hit: every rebind (resize, paging back) grew it past the
         // number of images (233 of 73).
