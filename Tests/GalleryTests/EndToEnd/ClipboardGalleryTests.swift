@@ -11,7 +11,7 @@ struct ClipboardGalleryTests {
     func yCopiesTheSelectedURLWithOSC52() async throws {
         let dir = try Fixtures.temporaryDirectory("gallery-clipboard")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try await XtermSixelGalleryTests.mixedList(in: dir, count: 12)
+        try await ScreenOracle.mixedList(in: dir, count: 12)
         let command = "cd \(dir.path) && TERM=tmux-256color XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) --renderer blocks list.txt; sleep 30"
         let tmux = try await TmuxSession.start(columns: 100, rows: 30, command: command)
         await tmux.tmux(["set-option", "-g", "set-clipboard", "on"])

@@ -10,7 +10,7 @@ struct FilterGalleryTests {
     func slashFiltersAndEscClears() async throws {
         let dir = try Fixtures.temporaryDirectory("gallery-filter")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try await XtermSixelGalleryTests.mixedList(in: dir, count: 60)  // titles Item0 … Item59
+        try await ScreenOracle.mixedList(in: dir, count: 60)  // titles Item0 … Item59
         let command = "cd \(dir.path) && TERM=tmux-256color XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) --renderer blocks list.txt; echo SDG-EXIT=$?; sleep 30"
         let tmux = try await TmuxSession.start(columns: 120, rows: 40, command: command)
         #expect(await tmux.wait(timeout: 20) { $0.contains("Item0") && $0.contains("1/60 · grid") }.ok, "no grid")

@@ -10,7 +10,7 @@ struct JobControlGalleryTests {
     /// An interactive shell (job control on) in tmux, in a directory with a list of 30 images.
     static func shell() async throws -> (TmuxSession, URL) {
         let dir = try Fixtures.temporaryDirectory("gallery-jobs")
-        try await XtermSixelGalleryTests.mixedList(in: dir, count: 30)
+        try await ScreenOracle.mixedList(in: dir, count: 30)
         let command = "cd \(dir.path) && PS1='ready$ ' TERM=tmux-256color XDG_CACHE_HOME=\(dir.path)/cache exec bash --norc --noprofile -i"
         let tmux = try await TmuxSession.start(columns: 100, rows: 30, command: command)
         #expect(await tmux.wait { $0.contains("ready$") }.ok, "no shell prompt")

@@ -30,7 +30,7 @@ struct TmuxStaleRowsTests {
     static func oracle(_ groups: [[String]], resize: (columns: Int, rows: Int)? = nil, label: String) async throws {
         let dir = try Fixtures.temporaryDirectory("gallery-tmux-stale")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try await XtermSixelGalleryTests.mixedList(in: dir, count: 60)
+        try await ScreenOracle.mixedList(in: dir, count: 60)
         let command = "cd \(dir.path) && TERM=tmux-256color COLORTERM=truecolor XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) list.txt; sleep 30"
         let tmux = try await TmuxSession.start(columns: 100, rows: 30, command: command)
         #expect(await tmux.wait { $0.contains("Item0") && $0.contains("/60 · grid") }.ok)

@@ -17,13 +17,6 @@ struct XtermSixelGalleryTests {
         return Double(out.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
-    static func keep(_ paths: [String]) {
-        guard let dir = ProcessInfo.processInfo.environment["SDG_KEEP_SHOTS"] else { return }
-        for path in paths {
-            try? FileManager.default.copyItem(atPath: path, toPath: dir + "/" + URL(fileURLWithPath: path).lastPathComponent)
-        }
-    }
-
     static func gallery(_ dir: URL, _ arguments: String) -> String {
         "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) \(arguments); sleep 60"
     }
@@ -41,7 +34,7 @@ struct XtermSixelGalleryTests {
             defer { terminal.stop() }
             try terminal.settledScreenshot(to: shot)
         }
-        Self.keep([shot])
+        ScreenOracle.keep([shot])
         let red = try await Blocking.run { try Self.share(shot, "#e01010") }
         let blue = try await Blocking.run { try Self.share(shot, "#1030e0") }
         // Each image fills a grid cell of a 100×30 terminal: a few percent of the 1600×1000 screen.
@@ -71,7 +64,7 @@ struct XtermSixelGalleryTests {
             // The grid inside the xterm window (120×36 cells of about 8×17 px), without the status bar.
             try terminal.settledScreenshot(to: shot, crop: "950x580+4+4")
         }
-        Self.keep([shot])
+        ScreenOracle.keep([shot])
         let black = try await Blocking.run { try Self.share(shot, "#000000", fuzz: "8%") }
         let red = try await Blocking.run { try Self.share(shot, "#e01010") }
         #expect(red > 0.005, "images not drawn (red share \(red))")
@@ -79,62 +72,13 @@ struct XtermSixelGalleryTests {
         #expect(black < 0.01, "black pixels: share \(black) (\(shot))")
     }
 
-    /// Images of several shapes and colours, `count` list entries cycling through them.
-    static func mixedList(in dir: URL, count: Int) async throws {
-        let shapes = [("a.png", "#e01010", "400x300"), ("b.png", "#10c020", "200x400"), ("c.png", "#1030e0", "500x150"),
-                      ("d.png", "#e0c010", "300x300"), ("e.png", "#c010c0", "120x360"), ("f.png", "#10c0c0", "640x200")]
-        for (name, colour, size) in shapes { try await EndToEnd.makeImagesAsync(in: dir, [(name, colour)], size: size) }
-        let lines = (0..<count).map { "\(shapes[($0 * 5 + $0 / 7) % shapes.count].0) Item\($0)" }
-        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: dir.appendingPathComponent("list.txt"))
-    }
-
-    /// After `keys`, once the screen settles, it must equal the screen after Ctrl-L (a full repaint):
-    /// nothing left over from earlier frames.
-    /// The share of `shot` (cropped to `crop`) in any of the mixed list's image colours.
-    static func imageShare(_ shot: String, crop: String) throws -> Double {
-        // White (xterm's background, captions) first becomes black, so only image colours count.
-        var arguments = [shot, "-crop", crop, "+repage", "-fuzz", "12%", "-fill", "black", "-opaque", "white", "-fill", "white"]
-        for colour in ["#e01010", "#10c020", "#1030e0", "#e0c010", "#c010c0", "#10c0c0"] { arguments += ["-opaque", colour] }
-        let out = try EndToEnd.run("/usr/bin/convert", arguments + ["-fill", "black", "+opaque", "white", "-format", "%[fx:mean]", "info:"])
-        return Double(out.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-    }
-
-    /// Returns the screenshot taken after the keys (deleted with the directory: check it inside `inspect`).
-    static func screenOracle(_ kind: GraphicalTerminal.Kind, keys: [[String]], label: String,
-                             inspect: (String) throws -> Void = { _ in }) async throws {
-        let dir = try Fixtures.temporaryDirectory("gallery-oracle")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        try await mixedList(in: dir, count: 60)
-        let before = dir.appendingPathComponent("\(kind)-\(label)-keys.png").path
-        let after = dir.appendingPathComponent("\(kind)-\(label)-repaint.png").path
-        let diff = dir.appendingPathComponent("\(kind)-\(label)-diff.png").path
-        let settled = try await Blocking.run { () throws -> Bool in
-            let terminal = try GraphicalTerminal(kind: kind, command: Self.gallery(dir, "list.txt"), directory: dir.path, size: (110, 34))
-            defer { terminal.stop() }
-            _ = try terminal.settledScreenshot(to: before)
-            for group in keys {
-                try terminal.xdotool(["key", "--delay", "150"] + group)
-                _ = try terminal.settledScreenshot(to: before, interval: 0.7)
-            }
-            let first = try terminal.settledScreenshot(to: before)
-            try terminal.key("ctrl+l")
-            let second = try terminal.settledScreenshot(to: after)
-            return first && second
-        }
-        #expect(settled, "the screen did not settle")
-        let differing = try await Blocking.run { try GraphicalTerminal.differingPixels(before, after, diff: diff) }
-        keep([before, after, diff])
-        try inspect(before)
-        #expect(differing == 0, "\(differing) pixels differ from the repainted screen after \(label) (\(before))")
-    }
-
     @Test(.timeLimit(.minutes(3)))
     func scrollingAndPagingLeaveNothingBehindInXterm() async throws {
-        try await Self.screenOracle(.xterm, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"],
+        try await ScreenOracle.afterKeys(.xterm, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"],
                                                    ["shift+g"], ["g"], ["j", "j", "j", "j", "j", "j"]], label: "scroll") { shot in
             // The oracle alone would pass on a screen without images: they are all there (one
             // missing cell, as when a slot's stale paint request kept a placeholder: 0.29).
-            let share = try Self.imageShare(shot, crop: "880x540+0+0")
+            let share = try ScreenOracle.imageShare(shot, crop: "880x540+0+0")
             #expect(share > 0.32, "images missing: share \(share)")
         }
     }
@@ -143,21 +87,21 @@ struct XtermSixelGalleryTests {
 
     @Test(.timeLimit(.minutes(3)))
     func fullViewAndListToggleLeaveNothingBehindInXterm() async throws {
-        try await Self.screenOracle(.xterm, keys: Self.viewKeys, label: "views")
+        try await ScreenOracle.afterKeys(.xterm, keys: Self.viewKeys, label: "views")
     }
 
     @Test(.timeLimit(.minutes(3)), .enabled(if: GraphicalTerminal.missingTools(for: .mlterm) == nil, "needs mlterm"))
     func scrollingAndViewsLeaveNothingBehindInMlterm() async throws {
-        try await Self.screenOracle(.mlterm, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]] + Self.viewKeys,
+        try await ScreenOracle.afterKeys(.mlterm, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]] + Self.viewKeys,
                                     label: "mlterm")
     }
 
     @Test(.timeLimit(.minutes(3)), .enabled(if: GraphicalTerminal.missingTools(for: .kitty) == nil, "needs kitty"))
     func scrollingAndViewsLeaveNothingBehindInKitty() async throws {
-        try await Self.screenOracle(.kitty, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]] + Self.viewKeys,
+        try await ScreenOracle.afterKeys(.kitty, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]] + Self.viewKeys,
                                     label: "kitty") { shot in
             // Every cell shows its image (0.41); a slot's stale paint request left grey placeholders (0.12–0.20).
-            let share = try Self.imageShare(shot, crop: "1500x800+0+0")
+            let share = try ScreenOracle.imageShare(shot, crop: "1500x800+0+0")
             #expect(share > 0.3, "images missing in kitty: share \(share)")
         }
     }
