@@ -23,6 +23,9 @@ public final class GalleryApp {
     public private(set) var keyLatencies: [Double] = []
     /// When the oldest key not yet shown by a frame was read.
     var keyWaiting: Double?
+    /// When a key last changed which items are bound, and whether downloads are held for a fling.
+    var lastKeyScreenChange = -Double.infinity
+    var holdingDownloads = false
     /// Frames presented.
     public internal(set) var framesPresented = 0
 
@@ -100,6 +103,7 @@ public final class GalleryApp {
             let busy = status.pendingCells > 0 || status.activeDownloads > 0
             var timeout: Int32 = decoder.hasPending ? escapeTimeout : (busy ? 120 : 1000)
             if let next = animation.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
+            if let release = flingEndsIn(now: Self.now()) { timeout = min(timeout, release) }
             if (dirty || repaintAll) && terminalKeepsUp(forKey: keyWaiting != nil) {
                 // A frame is owed: wake when its slot comes (while the terminal is behind, its room
                 // for more bytes wakes the loop instead).
@@ -134,7 +138,10 @@ public final class GalleryApp {
                     dirty = true
                 }
             }
-            apply(model.reconcile())
+            let diff = model.reconcile()
+            if inputAt != nil, !diff.binds.isEmpty { screenChangedByKey(at: Self.now()) }
+            apply(diff)
+            releaseDownloadsAfterFling(now: Self.now())
             followAnimation()
             if animation.tick(now: Self.now()) { dirty = true }
             // Load updates (progress chunks, partial images) are paced to 60 frames a second; a key's
@@ -158,6 +165,34 @@ public final class GalleryApp {
         // drop them now, so nothing the inbox holds outlives the loop.
         _ = inbox.drain()
         screen.close()
+    }
+
+    /// Screen changes by keys closer together than this are a fling: downloads are held until the
+    /// keys pause this long (key repeat is 25–40 ms apart; a person paging and looking, far more).
+    static let flingInterval = 0.15
+
+    /// A key changed which items are bound: a second change within `flingInterval` holds new
+    /// downloads until the keys pause (the first key's screen loads at once).
+    func screenChangedByKey(at now: Double) {
+        if !holdingDownloads, now - lastKeyScreenChange < Self.flingInterval {
+            holdingDownloads = true
+            source.holdDownloads(true)
+        }
+        lastKeyScreenChange = now
+    }
+
+    /// Releases held downloads once the keys paused for `flingInterval`: only the screen the fling
+    /// stopped on (and what prefetching adds) is requested.
+    func releaseDownloadsAfterFling(now: Double) {
+        guard holdingDownloads, now - lastKeyScreenChange >= Self.flingInterval else { return }
+        holdingDownloads = false
+        source.holdDownloads(false)
+    }
+
+    /// Milliseconds until held downloads are released (for the poll timeout); nil when none are held.
+    func flingEndsIn(now: Double) -> Int32? {
+        guard holdingDownloads else { return nil }
+        return Int32(max(0, (lastKeyScreenChange + Self.flingInterval - now) * 1000).rounded(.up))
     }
 
     /// Bytes of earlier frames the terminal may still hold back when a key's frame is presented:

@@ -69,9 +69,15 @@ public protocol CellImageSource: AnyObject {
     func cancelPrefetch(_ request: PrefetchRequest)
     /// Cancels everything (on quit).
     func cancelAll()
+    /// While held, no new download starts (binds still show what the caches have; running transfers
+    /// go on): the gallery holds them while the user flings through screens, so screens flown past
+    /// cost no requests (as a scrolling list pauses its image requests during a fling).
+    func holdDownloads(_ hold: Bool)
 }
 
 extension CellImageSource {
     /// Sources without download queues have nothing to order.
     public func beginScreen() {}
+    /// Sources without downloads have nothing to hold.
+    public func holdDownloads(_ hold: Bool) {}
 }

@@ -47,6 +47,9 @@ public final class ManagerImageSource: CellImageSource {
         self.counters = counters
     }
 
+    /// Holds (or releases) new downloads: the downloader is suspended meanwhile.
+    public func holdDownloads(_ hold: Bool) { manager.downloader.isSuspended = hold }
+
     /// Binds `slot` to `item` at high priority (LIFO in the downloader: the newest screen wins).
     public func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: CellLoadOptions,
                      onUpdate: @escaping (CellImageUpdate) -> Void) {

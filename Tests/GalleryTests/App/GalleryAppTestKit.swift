@@ -54,6 +54,7 @@ final class RecordingSource: CellImageSource, Sendable {
     func prefetch(_ request: PrefetchRequest, item: GalleryItem) { log.withLock { $0.append("prefetch \(request.index)") } }
     func cancelPrefetch(_ request: PrefetchRequest) { log.withLock { $0.append("unprefetch \(request.index)") } }
     func cancelAll() { log.withLock { $0.append("cancelAll") } }
+    func holdDownloads(_ hold: Bool) { log.withLock { $0.append(hold ? "hold" : "release") } }
     var entries: [String] { log.withLock { $0 } }
 }
 
