@@ -20,6 +20,13 @@ extension GalleryApp {
             painted[slot] = (done.image, done.cells, result)
             if done.image == image.id && done.cells == cells { return result }
         }
+        // Encoded already (ahead, while idle, or for another cell): no wait. A request still out for
+        // the slot is forgotten, so its late result cannot replace this picture.
+        if let ready = painter.painted(image, cells: cells, cellPixels: model.cellPixels) {
+            paintRequests[slot] = nil
+            painted[slot] = (image.id, cells, ready)
+            return ready
+        }
         // Encode off the UI thread (sixel and kitty take milliseconds an image); the frame shows the
         // cell's previous picture of the same size, or its placeholder, until the bytes are ready.
         if paintRequests[slot].map({ $0.image != image.id || $0.cells != cells }) ?? true {

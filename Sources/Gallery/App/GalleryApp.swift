@@ -23,6 +23,8 @@ public final class GalleryApp {
     public private(set) var keyLatencies: [Double] = []
     /// When the oldest key not yet shown by a frame was read.
     var keyWaiting: Double?
+    /// The items whose pictures were encoded ahead, with the size they were encoded for.
+    var encodedAhead: [Int: CellSize] = [:]
     /// When a key last changed which items are bound, and whether downloads are held for a fling.
     var lastKeyScreenChange = -Double.infinity
     var holdingDownloads = false
@@ -153,6 +155,7 @@ public final class GalleryApp {
                 lastPresent = Self.now()
                 screen.flushOutput()
             }
+            encodeAheadWhenIdle()
             // A key's latency ends with the frame that shows it (or at once when it changed nothing).
             if let since = keyWaiting, !dirty, !repaintAll {
                 keyLatencies.append((Self.now() - since) * 1000)
@@ -165,46 +168,6 @@ public final class GalleryApp {
         // drop them now, so nothing the inbox holds outlives the loop.
         _ = inbox.drain()
         screen.close()
-    }
-
-    /// Screen changes by keys closer together than this are a fling: downloads are held until the
-    /// keys pause this long (key repeat is 25–40 ms apart; a person paging and looking, far more).
-    static let flingInterval = 0.15
-
-    /// A key changed which items are bound: a second change within `flingInterval` holds new
-    /// downloads until the keys pause (the first key's screen loads at once).
-    func screenChangedByKey(at now: Double) {
-        if !holdingDownloads, now - lastKeyScreenChange < Self.flingInterval {
-            holdingDownloads = true
-            source.holdDownloads(true)
-        }
-        lastKeyScreenChange = now
-    }
-
-    /// Releases held downloads once the keys paused for `flingInterval`: only the screen the fling
-    /// stopped on (and what prefetching adds) is requested.
-    func releaseDownloadsAfterFling(now: Double) {
-        guard holdingDownloads, now - lastKeyScreenChange >= Self.flingInterval else { return }
-        holdingDownloads = false
-        source.holdDownloads(false)
-    }
-
-    /// Milliseconds until held downloads are released (for the poll timeout); nil when none are held.
-    func flingEndsIn(now: Double) -> Int32? {
-        guard holdingDownloads else { return nil }
-        return Int32(max(0, (lastKeyScreenChange + Self.flingInterval - now) * 1000).rounded(.up))
-    }
-
-    /// Bytes of earlier frames the terminal may still hold back when a key's frame is presented:
-    /// more, and the key waits (with the keys after it) until the terminal has caught up.
-    static let keyFrameBacklogLimit = 256 << 10
-
-    /// Whether a frame may be presented now: frames that only follow loads wait until the terminal
-    /// has taken every earlier byte (so a slow terminal gets fewer, later frames, not a growing
-    /// queue); a key's frame goes out unless the terminal is far behind.
-    func terminalKeepsUp(forKey key: Bool) -> Bool {
-        let backlog = screen.outputBacklog
-        return backlog == 0 || (key && backlog <= Self.keyFrameBacklogLimit)
     }
 
     /// Reads what is available on the input; false at end of input.
@@ -254,39 +217,6 @@ public final class GalleryApp {
             if outcome.changed { dirty = true }
             if !outcome.refresh.isEmpty { source.beginScreen() }
             for binding in outcome.refresh { bind(binding, options: [.refresh]) }
-        }
-    }
-
-    func handle(_ event: ScreenEvent) {
-        switch event {
-        case .resized:
-            let size = screen.updateSize()
-            model.resize(terminal: size, cellPixels: screen.cellPixels)
-            painted.removeAll()
-            paintRequests.removeAll()
-            finishedPaints.withLock { $0.removeAll() }
-            animation.paint(for: nil)
-            repaintAll = true
-        case .quit: quitting = true
-        }
-    }
-
-    /// Applies one inbox event on the UI thread.
-    func handle(_ event: GalleryEvent) {
-        switch event {
-        case .quit: quitting = true
-        case .work(let work):
-            work()
-            dirty = true
-        case .status(let change):
-            change(&status)
-            dirty = true
-        case .moreItems(let index):
-            model.appendItems(index)
-            dirty = true
-        case .inputEnded:
-            status.readingInput = false
-            dirty = true
         }
     }
 

@@ -50,6 +50,11 @@ public final class ManagerImageSource: CellImageSource {
     /// Holds (or releases) new downloads: the downloader is suspended meanwhile.
     public func holdDownloads(_ hold: Bool) { manager.downloader.isSuspended = hold }
 
+    /// The memory cache's image of the item at `targetSize`.
+    public func cachedImage(for item: GalleryItem, targetSize: PixelSize) -> Image? {
+        manager.memoryCachedImage(for: item.entry.location.url, targetSize: targetSize)
+    }
+
     /// Binds `slot` to `item` at high priority (LIFO in the downloader: the newest screen wins).
     public func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: CellLoadOptions,
                      onUpdate: @escaping (CellImageUpdate) -> Void) {

@@ -7,6 +7,9 @@ import TerminalGraphics
 public protocol CellPainter: Sendable {
     /// Paints `image` to fit inside `cells` (aspect ratio kept, top-left anchored); nil when it cannot.
     func paint(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage?
+    /// What `paint` would return when it is already encoded (a cache hit); nil otherwise. Never
+    /// encodes: cheap enough for the UI thread.
+    func painted(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage?
     /// Upload ids (`RenderedImage.upload`) whose data the painter dropped since the last call: the
     /// terminal may free them.
     func takeReleasedUploads() -> [UInt32]
@@ -16,6 +19,8 @@ public protocol CellPainter: Sendable {
 }
 
 extension CellPainter {
+    /// Nothing at hand: painters without a cache.
+    public func painted(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? { nil }
     /// None: painters without uploads.
     public func takeReleasedUploads() -> [UInt32] { [] }
     /// No: a painter that does not say is repainted after every scroll.

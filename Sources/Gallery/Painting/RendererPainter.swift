@@ -38,9 +38,22 @@ public struct RendererPainter: CellPainter {
     /// Paints `image` inside `cells`; nil when the rectangle is empty or the image unusable.
     public func paint(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? {
         guard cells.columns > 0, cells.rows > 0 else { return nil }
-        guard var rendered = try? cache.render(image, cells: cells, cellPixelSize: .cell(width: cellPixels.width, height: cellPixels.height), with: renderer) else {
+        guard let rendered = try? cache.render(image, cells: cells, cellPixelSize: .cell(width: cellPixels.width, height: cellPixels.height), with: renderer) else {
             return nil
         }
+        return identified(rendered, image: image, cells: cells)
+    }
+
+    /// The encoded-output cache's picture of `image` in `cells`, if it holds one.
+    public func painted(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? {
+        guard cells.columns > 0, cells.rows > 0 else { return nil }
+        let key = EncodedOutputKey(imageID: image.id, cells: cells, renderer: renderer.identity,
+                                   cellPixelSize: .cell(width: cellPixels.width, height: cellPixels.height))
+        return cache.value(for: key).map { identified($0, image: image, cells: cells) }
+    }
+
+    private func identified(_ rendered: RenderedImage, image: Image, cells: CellSize) -> RenderedImage {
+        var rendered = rendered
         var hasher = Hasher()
         hasher.combine(image.id)
         hasher.combine(cells)

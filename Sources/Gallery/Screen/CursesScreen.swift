@@ -16,6 +16,8 @@ public struct ScreenError: Error, Sendable, Hashable, CustomStringConvertible {
 /// Used from the UI thread only.
 public final class CursesScreen: Screen {
     private var handle: OpaquePointer?
+    /// Whether curses is open (between init and close).
+    var isOpen: Bool { handle != nil }
     private var writer: FrameWriter
     private var lastGrid: CellGrid?
     private var pairs: [Int64: Int32] = [:]
@@ -35,9 +37,9 @@ public final class CursesScreen: Screen {
     /// only then does this screen scroll the terminal itself, and curses never moves lines.
     private let ownsScrolling: Bool
     /// Where standard output goes while the screen is open (`queueOutput`); nil: straight to the terminal.
-    private var output: TerminalOutput?
+    var output: TerminalOutput?
     /// The UI inbox's wake descriptor, for the output's drain thread (kept to queue again after Ctrl-Z).
-    private var wakeDescriptor: Int32 = -1
+    var wakeDescriptor: Int32 = -1
 
     /// Opens the terminal on stdin/stdout. `synchronizedOutput` wraps frames in mode 2026; `mouse`
     /// turns on SGR mouse reports; `probedCellPixels` is the cell size the probe learnt (used when
@@ -71,26 +73,6 @@ public final class CursesScreen: Screen {
     /// `wakeDescriptor` (the UI inbox's wake pipe) so the frame loop wakes up.
     public func installSignalHandlers(wakeDescriptor: Int32) {
         _ = sdg_curses_install_signals(wakeDescriptor)
-    }
-
-    /// From now on frames go through a `TerminalOutput`, so presenting never waits for the terminal;
-    /// its drain thread wakes the loop through `wakeDescriptor`. Without one (fd 1 is no named
-    /// terminal) writes stay direct.
-    public func queueOutput(wakeDescriptor: Int32) {
-        self.wakeDescriptor = wakeDescriptor
-        sdg_curses_flush()
-        if output == nil, handle != nil { output = TerminalOutput(wakeDescriptor: wakeDescriptor) }
-    }
-
-    public var outputBacklog: Int { output?.backlog ?? 0 }
-    public var outputDescriptor: Int32? { output?.terminal }
-    public func flushOutput() { output?.flush() }
-
-    /// Sends everything queued and writes to the terminal directly again (before curses leaves).
-    private func finishOutput() {
-        sdg_curses_flush()
-        output?.finish()
-        output = nil
     }
 
     /// Resize and quit signals received since the last call.

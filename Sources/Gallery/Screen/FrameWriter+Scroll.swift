@@ -7,7 +7,10 @@ extension FrameWriter {
     /// The bytes that scroll `scroll.rows` of the terminal by `scroll.lines` (attributes off first, so
     /// the exposed lines take the default background; cursor saved and restored around it, as
     /// `DECSTBM` homes it), and the shown placements moved to match. A placement that leaves the
-    /// region or straddles its edge counts as gone: its erase bytes (kitty) are part of the result.
+    /// region or straddles its edge counts as gone: its erase bytes (kitty) are part of the result;
+    /// one without erase bytes (text, sixel: text erases them) stays recorded as the part still
+    /// visible in the region, so the next plan erases it (a row of half-blocks scrolled under the
+    /// grid's last row stayed there).
     public mutating func scroll(_ scroll: FrameScroll, terminal: CellSize) -> [UInt8] {
         guard scroll.isUseful else { return [] }
         let top = scroll.rows.lowerBound, bottom = scroll.rows.upperBound
@@ -27,7 +30,13 @@ extension FrameWriter {
             if inside && moved.rect.row >= top && moved.rect.maxRow <= bottom {
                 kept.append(moved)
             } else if inside || placement.rect.intersects(CellRect(column: 0, row: top, columns: Int.max / 2, rows: bottom - top)) {
-                out += placement.image.erase
+                let visibleTop = max(moved.rect.row, top), visibleBottom = min(moved.rect.maxRow, bottom)
+                if placement.image.erase.isEmpty, visibleTop < visibleBottom {
+                    moved.rect = CellRect(column: moved.rect.column, row: visibleTop, columns: moved.rect.columns, rows: visibleBottom - visibleTop)
+                    kept.append(moved)
+                } else {
+                    out += placement.image.erase
+                }
             } else {
                 kept.append(placement)
             }

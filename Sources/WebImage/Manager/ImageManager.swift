@@ -57,6 +57,12 @@ public final class ImageManager: Sendable {
     }
 
     /// The cache key of `url`.
+    /// The decoded image of `url` at `targetSize` that the memory cache holds, if any: what a load
+    /// would deliver at once (no disk access, no request).
+    public func memoryCachedImage(for url: URL, targetSize: PixelSize?) -> Image? {
+        cache.imageFromMemory(forKey: ImageCacheKey(urlKey: cacheKey(for: url), targetSize: targetSize))
+    }
+
     public func cacheKey(for url: URL?) -> String {
         guard let url else { return "" }
         if let filter = cacheKeyFilter { return filter(url) }

@@ -41,20 +41,33 @@ final class RecordingSource: CellImageSource, Sendable {
             return
         }
         onUpdate(.progress(received: 10, expected: 100))
+        onUpdate(.final(image(for: index), ImageDetails(pixelSize: PixelSize(width: 16, height: 16), byteCount: 999, format: "PNG", origin: origin)))
+    }
+    /// Item `index`'s image: a solid 16×16 whose red channel is its key; kept (same id each time)
+    /// with `sharedImages`.
+    func image(for index: Int) -> Image {
         let key = sharedImages.map { index % $0 } ?? index
         let pixels = [UInt8](repeating: 0, count: 16 * 16 * 4).enumerated().map { $0.offset % 4 == 0 ? UInt8(truncatingIfNeeded: key) : ($0.offset % 4 == 3 ? 255 : 0) }
         let made = Image(width: 16, height: 16, pixels: pixels)
-        let image = sharedImages == nil ? made : cached.withLock { images in
+        guard sharedImages != nil else { return made }
+        return cached.withLock { images in
             if images[key] == nil { images[key] = made }
             return images[key] ?? made
         }
-        onUpdate(.final(image, ImageDetails(pixelSize: PixelSize(width: 16, height: 16), byteCount: 999, format: "PNG", origin: origin)))
     }
     func cancel(slot: SlotID) { log.withLock { $0.append("cancel \(slot.rawValue)") } }
-    func prefetch(_ request: PrefetchRequest, item: GalleryItem) { log.withLock { $0.append("prefetch \(request.index)") } }
+    func prefetch(_ request: PrefetchRequest, item: GalleryItem) {
+        log.withLock { $0.append("prefetch \(request.index)") }
+        if sharedImages != nil { _ = image(for: request.index) }  // into the "memory cache"
+    }
     func cancelPrefetch(_ request: PrefetchRequest) { log.withLock { $0.append("unprefetch \(request.index)") } }
     func cancelAll() { log.withLock { $0.append("cancelAll") } }
     func holdDownloads(_ hold: Bool) { log.withLock { $0.append(hold ? "hold" : "release") } }
+    /// With `sharedImages`, the memory cache: the images made so far (by binds; a prefetch makes its item's).
+    func cachedImage(for item: GalleryItem, targetSize: PixelSize) -> Image? {
+        guard let shared = sharedImages else { return nil }
+        return cached.withLock { $0[(item.entry.line - 1) % shared] }
+    }
     var entries: [String] { log.withLock { $0 } }
 }
 
@@ -66,6 +79,9 @@ struct LoggingPainter: CellPainter {
     func paint(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? {
         defer { source.log.withLock { $0.append("painted") } }
         return inner.paint(image, cells: cells, cellPixels: cellPixels)
+    }
+    func painted(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? {
+        inner.painted(image, cells: cells, cellPixels: cellPixels)
     }
 }
 

@@ -101,6 +101,21 @@ import TestSupport
         #expect(frame.placements.count == 18, "\(frame.placements.count) of 18 cells show their image")
     }
 
+    @Test func theNextScreenIsEncodedAheadAndShownInPageDownsFirstFrame() async throws {
+        // Every item its own image, kept like the memory cache keeps prefetched ones.
+        let source = RecordingSource(sharedImages: 1000)
+        let harness = try AppHarness(count: 100, source: source)
+        // While idle, the 18 visible pictures and the next screen's 18 are encoded.
+        #expect(await harness.wait { $0.filter { $0 == "painted" }.count >= 36 }, "the next screen was not encoded ahead")
+        let before = await harness.onUI { $0.screen.frames.count } ?? 0
+        harness.type(" ")
+        #expect(await harness.untilUI { $0.app.model.selection == 18 && $0.screen.frames.count > before })
+        harness.type("q")
+        #expect(await harness.finish())
+        // Without encoding ahead, PageDown's frame showed 18 placeholders, and the images a frame later.
+        #expect(harness.screen.frames[before].placements.count == 18, "\(harness.screen.frames[before].placements.count) of 18 pictures in PageDown's frame")
+    }
+
     @Test func resizeAndStatusEventsReachTheModel() async throws {
         let harness = try AppHarness(count: 10)
         #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 10 })

@@ -29,6 +29,25 @@ import TestSupport
         #expect(plan.cleared.isEmpty)
     }
 
+    @Test func whatAScrollPushesPartlyOutOfTheRegionIsErasedByTheNextPlan() {
+        var writer = FrameWriter()
+        let terminal = CellSize(columns: 40, rows: 20)
+        // Rows 0..<12 scroll down by 6 (k): the image at rows 5..<8 lands at 11..<14, of which row 11
+        // is still in the region. Text erases it (no erase bytes): the next plan must clear row 11.
+        let low = placement(row: 5)
+        _ = writer.plan([low], terminal: terminal, repaintAll: true, changedRows: [])
+        let bytes = String(decoding: writer.scroll(FrameScroll(rows: 0..<12, lines: -6), terminal: terminal), as: UTF8.self)
+        #expect(!bytes.contains("<"), "no erase bytes to send: \(bytes)")
+        #expect(writer.shown.map(\.rect) == [CellRect(column: 2, row: 11, columns: 4, rows: 1)])
+        let plan = writer.plan([], terminal: terminal, repaintAll: false, changedRows: [])
+        #expect(plan.cleared.contains { $0.row == 11 && $0.rows == 1 && $0.column == 2 && $0.columns == 4 }, "\(plan.cleared)")
+        // With erase bytes (kitty), they go out with the scroll and nothing stays recorded.
+        var kitty = FrameWriter()
+        _ = kitty.plan([placement(row: 5, erase: "<del 5>")], terminal: terminal, repaintAll: true, changedRows: [])
+        #expect(String(decoding: kitty.scroll(FrameScroll(rows: 0..<12, lines: -6), terminal: terminal), as: UTF8.self).hasSuffix("<del 5>"))
+        #expect(kitty.shown.isEmpty)
+    }
+
     @Test func theWholeScreenScrollsWithoutMarginsAndDownwardsWithSD() {
         var writer = FrameWriter()
         let terminal = CellSize(columns: 40, rows: 20)
