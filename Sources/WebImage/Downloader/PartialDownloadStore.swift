@@ -57,7 +57,7 @@ struct PartialDownload: Sendable {
 ///
 /// On disk, `keep` (called from `cancel` on any thread, the UI thread included) only queues the
 /// write on a utility queue; until it is written the partial stays in memory, where `take` finds it.
-/// `take` reads a file on the calling thread only when one exists for the URL.
+/// `take(_:then:)` reads a file on a background queue.
 final class PartialDownloadStore: Sendable {
     /// The default budget: 64 MB.
     static let defaultBudget = 64 << 20
@@ -122,6 +122,14 @@ final class PartialDownloadStore: Sendable {
             return pending
         }
         return files.read(url)
+    }
+
+    /// Takes the partial kept for `url` and hands it (nil when none) to `body`: at once when it is in
+    /// memory, else after reading its file on a background queue (never on the calling thread).
+    func take(_ url: URL, then body: @escaping @Sendable (PartialDownload?) -> Void) {
+        let pending = state.withLock { $0.entries[url] }
+        guard let files, pending == nil else { return body(take(url)) }
+        DispatchQueue.global(qos: .userInitiated).async { body(files.read(url)) }
     }
 
     /// Drops every partial (memory and disk; waits for queued writes).
