@@ -75,10 +75,18 @@ import TestSupport
         let header = PartialFileStore.headerSize + "http://127.0.0.1/a".utf8.count + 3
         let store = PartialDownloadStore(budget: 100 + 2 * header, directory: directory)
         let a = URL(string: "http://127.0.0.1/a")!, b = URL(string: "http://127.0.0.1/b")!, c = URL(string: "http://127.0.0.1/c")!
+        // File times tick in jiffies: date each file back so the order is not left to a tie.
+        let files = PartialFileStore(directory: directory, budget: 0)
+        func age(_ url: URL, seconds: TimeInterval) throws {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -seconds)],
+                                                  ofItemAtPath: files.fileURL(for: url).path)
+        }
         store.keep(Self.partial(60), for: a)
         store.waitUntilIdle()
+        try age(a, seconds: 60)
         store.keep(Self.partial(30), for: b)
         store.waitUntilIdle()
+        try age(b, seconds: 30)
         #expect(store.urls == [a, b])
         store.keep(Self.partial(30), for: c)
         store.waitUntilIdle()
