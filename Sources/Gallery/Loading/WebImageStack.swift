@@ -56,6 +56,7 @@ public final class WebImageStack: Sendable {
                 let done = DispatchSemaphore(value: 0)
                 cache.clearDisk { done.signal() }
                 done.wait()
+                manager.downloader.removePartialDownloads()
                 return nil
             },
             statsLines: { [self] in statsLines() }
@@ -104,6 +105,9 @@ public final class WebImageStack: Sendable {
         downloaderConfig.caCertificateFile = options.caCertificateFile
         downloaderConfig.netrcFile = options.netrcFile
         downloaderConfig.proxy = options.proxy
+        // Partials of cancelled transfers live next to the cache entries (a subfolder the disk cache
+        // does not count as entries), so the next run resumes them too.
+        if cacheConfig.shouldUseDiskCache { downloaderConfig.partialsDirectory = cacheConfig.directory.appendingPathComponent("partials") }
         let downloader = ImageDownloader(config: downloaderConfig)
         for header in options.headers { downloader.setValue(header.value, forHTTPHeaderField: header.name) }
         return ImageManager(cache: ImageCache(config: cacheConfig), downloader: downloader)

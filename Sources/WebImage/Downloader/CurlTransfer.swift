@@ -115,6 +115,7 @@ final class CurlTransfer: @unchecked Sendable {
         lastActivity = .now
         if cancelled.load(ordering: .relaxed) { return false }
         deliverResponseOnce()
+        if cancelled.load(ordering: .relaxed) { return false }  // the response made the delegate stop it
         guard (200..<300).contains(status) else { abort = .badStatus; return false }
         received += Int64(bytes.count)
         if request.maxBytes > 0 && received > request.maxBytes { abort = .tooLarge; return false }

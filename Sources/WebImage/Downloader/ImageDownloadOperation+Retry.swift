@@ -18,27 +18,37 @@ extension ImageDownloadOperation {
             guard state.phase == .running, state.retries == 0,
                   let delay = Self.retryDelay(for: error, response: state.response) else { return nil }
             state.retries += 1
-            state.transfer = nil
-            state.response = nil
-            state.data = Data()
-            state.offset = 0
-            state.resuming = nil
-            state.undecoded = Data()
-            state.rendersPartially = nil
-            state.partialInFlight = false
+            Self.resetAttempt(&state)
             return delay
         }
         guard let delay else { return false }
         setup.statistics.noteRetry()
-        // The incremental decoder saw the failed attempt's bytes: start it afresh (lane only).
-        lane.async { [self] in decoderBox.decoder = nil }
+        forgetDecodedBytes()
         let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
         lane.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in restartTransfer() }
         return true
     }
 
-    /// Starts the retry's transfer unless the operation was cancelled while it waited.
-    private func restartTransfer() {
+    /// Forgets an abandoned attempt: its transfer, response and bytes (the operation keeps running).
+    static func resetAttempt(_ state: inout State) {
+        state.transfer = nil
+        state.response = nil
+        state.data = Data()
+        state.offset = 0
+        state.resuming = nil
+        state.undecoded = Data()
+        state.rendersPartially = nil
+        state.partialInFlight = false
+    }
+
+    /// The incremental decoder may have seen an abandoned attempt's bytes: start it afresh (lane only).
+    func forgetDecodedBytes() {
+        lane.async { [self] in decoderBox.decoder = nil }
+    }
+
+    /// Starts a fresh transfer of the plain request (no `Range`) unless the operation was cancelled
+    /// meanwhile or another transfer runs.
+    func restartTransfer() {
         let transfer = state.withLock { state -> CurlTransfer? in
             guard state.phase == .running, state.transfer == nil else { return nil }
             let transfer = CurlTransfer(request: setup.curlRequest, delegate: TransferRelay(operation: self))

@@ -5,13 +5,22 @@ import ImageCodecs
 extension ImageDownloadOperation {
     /// A resumed transfer's `206` that continues its partial body restores the bytes (the
     /// incremental decoder gets them all from the start) and is seen as the whole `200` from here
-    /// on; any other answer (`200`: a changed validator or no ranges) starts over.
+    /// on; a `200` (a changed validator or no ranges) starts over. A `206` that does not continue
+    /// the kept bytes (another start or total, no `Content-Range`, an encoding) is abandoned: the
+    /// partial is dropped and the plain request is sent again; handlers hear nothing of it (not the
+    /// one transient retry).
     func didReceiveResponse(_ response: DownloadResponse) {
+        var abandoned: CurlTransfer?
         let seen = state.withLock { state -> DownloadResponse? in
             guard state.phase == .running else { return nil }
             var response = response
             if let partial = state.resuming {
                 state.resuming = nil
+                if response.statusCode == 206, !partial.isContinued(by: response) {
+                    abandoned = state.transfer
+                    Self.resetAttempt(&state)
+                    return nil
+                }
                 if partial.isContinued(by: response) {
                     state.data = partial.data
                     state.undecoded = partial.data
@@ -23,6 +32,11 @@ extension ImageDownloadOperation {
             }
             state.response = response
             return response
+        }
+        if let abandoned {
+            setup.session.cancel(abandoned)
+            forgetDecodedBytes()
+            restartTransfer()
         }
         if let seen { setup.events.post(.receivedResponse(url, statusCode: seen.statusCode)) }
     }

@@ -102,13 +102,27 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         }
     }
 
-    /// Starts the transfer on the network thread.
+    /// Starts the transfer on the network thread, continuing a kept partial body if there is one
+    /// (read from disk off the calling thread, which may be the UI thread cancelling another load).
     public func start() {
-        let transfer = state.withLock { state -> CurlTransfer? in
-            guard state.phase == .pending else { return nil }
+        let began = state.withLock { state -> Bool in
+            guard state.phase == .pending else { return false }
             state.phase = .running
+            return true
+        }
+        guard began else { return }
+        setup.events.post(.started(url))
+        guard !setup.isConditional, let partials = setup.partials else { return launch(resuming: nil) }
+        partials.take(url) { [self] partial in launch(resuming: partial) }
+    }
+
+    /// Sends the request (with `Range` / `If-Range` for `partial`) unless cancelled meanwhile, when
+    /// the partial is kept again.
+    private func launch(resuming partial: PartialDownload?) {
+        let transfer = state.withLock { state -> CurlTransfer? in
+            guard state.phase == .running, state.transfer == nil else { return nil }
             var request = setup.curlRequest
-            if !setup.isConditional, let partial = setup.partials?.take(url) {
+            if let partial {
                 state.resuming = partial
                 request.headers += partial.requestHeaders
             }
@@ -116,8 +130,10 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
             state.transfer = transfer
             return transfer
         }
-        guard let transfer else { return }
-        setup.events.post(.started(url))
+        guard let transfer else {
+            if let partial { setup.partials?.keep(partial, for: url) }
+            return
+        }
         setup.session.start(transfer)
     }
 

@@ -42,8 +42,11 @@ public final class ImageDownloader: @unchecked Sendable {
     /// Creates a downloader with its own network thread.
     public init(config: ImageDownloaderConfig = .default) {
         state = Locked(State(config: config, session: CurlSession()))
-        partials = PartialDownloadStore(budget: config.maxPartialBytes)
+        partials = PartialDownloadStore(budget: config.maxPartialBytes, directory: config.partialsDirectory)
     }
+
+    /// Drops the kept partial bodies of cancelled transfers (memory and `partialsDirectory`).
+    public func removePartialDownloads() { partials.removeAll() }
 
     deinit {
         state.withLock { $0.session }.invalidate()

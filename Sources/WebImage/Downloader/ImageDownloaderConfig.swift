@@ -35,6 +35,9 @@ public struct ImageDownloaderConfig: Sendable {
     /// Bytes of cancelled transfers' bodies kept to resume them (`Range` / `If-Range`), oldest
     /// dropped first; 0 turns resuming off.
     public var maxPartialBytes = 64 << 20
+    /// Where partial bodies are kept, one file each, so a later run resumes them too (the budget
+    /// then counts the files' sizes); nil keeps them in memory.
+    public var partialsDirectory: URL?
     /// Minimum time between two partial decodes of one download (default 100 ms).
     public var progressiveInterval: Duration = .milliseconds(100)
     /// Pixel budget for `.scaleDownLargeImages` (default 16 megapixels).

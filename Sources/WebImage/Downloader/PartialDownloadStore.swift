@@ -31,6 +31,13 @@ struct PartialDownload: Sendable {
         self.totalLength = length
     }
 
+    /// A partial read back from disk.
+    init(data: Data, validator: String, totalLength: Int64) {
+        self.data = data
+        self.validator = validator
+        self.totalLength = totalLength
+    }
+
     /// The headers of the request that continues it.
     var requestHeaders: [(name: String, value: String)] {
         [("Range", "bytes=\(data.count)-"), ("If-Range", validator), ("Accept-Encoding", "identity")]
@@ -45,7 +52,12 @@ struct PartialDownload: Sendable {
 }
 
 /// Partial bodies of cancelled transfers, by URL, within a byte budget (oldest dropped first), so a
-/// cell scrolled away and back continues its download instead of starting over. In memory.
+/// cell scrolled away and back continues its download instead of starting over. In memory, or with
+/// a `directory` one file each there (`PartialFileStore`), which a later run resumes from.
+///
+/// On disk, `keep` (called from `cancel` on any thread, the UI thread included) only queues the
+/// write on a utility queue; until it is written the partial stays in memory, where `take` finds it.
+/// `take(_:then:)` reads a file on a background queue.
 final class PartialDownloadStore: Sendable {
     /// The default budget: 64 MB.
     static let defaultBudget = 64 << 20
@@ -55,41 +67,96 @@ final class PartialDownloadStore: Sendable {
         /// Oldest first.
         var order: [URL] = []
         var bytes = 0
+        /// Disk mode: the write generation of each entry still waiting for (or in) its write.
+        var generations: [URL: Int] = [:]
+        var nextGeneration = 0
     }
 
     /// The most bytes kept.
     let budget: Int
     private let state = Locked(State())
+    /// Where partials are kept between runs; nil keeps them in memory.
+    private let files: PartialFileStore?
+    private let queue = DispatchQueue(label: "sdgallery.downloader.partials", qos: .utility)
 
-    init(budget: Int = PartialDownloadStore.defaultBudget) { self.budget = max(0, budget) }
+    init(budget: Int = PartialDownloadStore.defaultBudget, directory: URL? = nil) {
+        self.budget = max(0, budget)
+        files = directory.map { PartialFileStore(directory: $0, budget: max(0, budget)) }
+    }
 
     /// Keeps `partial` for `url` (replacing an older one), dropping the oldest until within budget.
     func keep(_ partial: PartialDownload, for url: URL) {
         guard partial.data.count <= budget else { return }
-        state.withLock { state in
+        let generation = state.withLock { state -> Int in
             remove(url, from: &state)
             state.entries[url] = partial
             state.order.append(url)
             state.bytes += partial.data.count
             while state.bytes > budget, let oldest = state.order.first { remove(oldest, from: &state) }
+            state.nextGeneration += 1
+            if files != nil { state.generations[url] = state.nextGeneration }
+            return state.nextGeneration
+        }
+        guard let files else { return }
+        queue.async { [self] in
+            // Taken (or replaced) meanwhile: nothing to write.
+            guard state.withLock({ $0.generations[url] == generation }) else { return }
+            files.write(partial, for: url)
+            state.withLock { state in
+                guard state.generations[url] == generation else { return }
+                remove(url, from: &state)
+            }
         }
     }
 
     /// Takes (removes and returns) the partial kept for `url`.
     func take(_ url: URL) -> PartialDownload? {
-        state.withLock { state in
+        let pending = state.withLock { state in
             let partial = state.entries[url]
             remove(url, from: &state)
             return partial
         }
+        guard let files else { return pending }
+        if let pending {
+            queue.async { files.remove(url) }  // after its write, if that already started
+            return pending
+        }
+        return files.read(url)
     }
 
+    /// Takes the partial kept for `url` and hands it (nil when none) to `body`: at once when it is in
+    /// memory, else after reading its file on a background queue (never on the calling thread).
+    func take(_ url: URL, then body: @escaping @Sendable (PartialDownload?) -> Void) {
+        let pending = state.withLock { $0.entries[url] }
+        guard let files, pending == nil else { return body(take(url)) }
+        DispatchQueue.global(qos: .userInitiated).async { body(files.read(url)) }
+    }
+
+    /// Drops every partial (memory and disk; waits for queued writes).
+    func removeAll() {
+        state.withLock { $0 = State(nextGeneration: $0.nextGeneration) }
+        queue.sync { files?.removeAll() }
+    }
+
+    /// Blocks until queued writes are done (tests).
+    func waitUntilIdle() { queue.sync {} }
+
     /// URLs kept, oldest first (tests, diagnostics).
-    var urls: [URL] { state.withLock { $0.order } }
-    /// Bytes kept.
-    var bytes: Int { state.withLock { $0.bytes } }
+    var urls: [URL] {
+        let memory = state.withLock { $0.order }
+        guard let files else { return memory }
+        let onDisk = files.urls()
+        return onDisk + memory.filter { !onDisk.contains($0) }
+    }
+    /// Bytes kept (on disk: the files' sizes, plus partials not yet written).
+    var bytes: Int {
+        let memory = state.withLock { $0.bytes }
+        guard let files else { return memory }
+        return memory + files.files().reduce(0) { $0 + $1.size }
+    }
 
     private func remove(_ url: URL, from state: inout State) {
+        state.generations[url] = nil
         guard let old = state.entries.removeValue(forKey: url) else { return }
         state.order.removeAll { $0 == url }
         state.bytes -= old.data.count

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import Gallery
+@testable import WebImage
 
 @Suite struct WebImageStackTests {
     @Test func demoImagesKeepTheirCacheKeysAcrossRuns() async throws {
@@ -48,5 +49,36 @@ import TestSupport
         }
         #expect(revalidated, "no conditional request: \(server.requests.map { ($0.status, $0.header("If-None-Match") ?? "-") })")
         await server.stop()
+    }
+
+    /// Partials of cancelled transfers live in `<cache dir>/partials` (so a later run resumes them),
+    /// the disk cache does not count them as entries, and `--clear-cache` removes them too.
+    @Test func partialsLiveInTheCacheDirectoryAndClearCacheRemovesThem() async throws {
+        var options = GalleryOptions()
+        let directory = try Fixtures.temporaryDirectory("stack-partials")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        options.cacheDirectory = directory.path
+        let stack = WebImageStack(options: options)
+        let manager = stack.manager
+        let url = try #require(URL(string: "http://127.0.0.1:1/half.png"))
+        manager.downloader.partials.keep(PartialDownload(data: Data(repeating: 1, count: 500), validator: "\"e\"", totalLength: 1000), for: url)
+        manager.downloader.partials.waitUntilIdle()
+        let partials = directory.appendingPathComponent("partials")
+        let name = DiskCache.fileName(forKey: url.absoluteString, extension: "partial")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: partials.path) == [name])
+        let disk = try #require(manager.cache.disk)
+        disk.removeExpired()
+        #expect(disk.count == 0 && disk.totalSize == 0)
+        let cleared = options
+        #expect(try await Blocking.run { stack.components.clearCache(cleared) } == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: partials.path).isEmpty)
+
+        // Without the disk cache they stay in memory.
+        options.noDiskCache = true
+        let memoryOnly = WebImageStack(options: options).manager.downloader
+        memoryOnly.partials.keep(PartialDownload(data: Data(repeating: 1, count: 500), validator: "\"e\"", totalLength: 1000), for: url)
+        memoryOnly.partials.waitUntilIdle()
+        #expect(memoryOnly.partials.urls == [url])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: partials.path).isEmpty)
     }
 }

@@ -93,6 +93,55 @@ import TestSupport
         await kit.tearDown()
     }
 
+    /// How a broken server answers a `Range` request: a 206 that does not continue the kept bytes.
+    enum Mismatch: String, CaseIterable, Sendable { case wrongStart, wrongTotal, noContentRange, encoded }
+
+    /// A 206 that does not continue the partial is abandoned: the same request goes out again
+    /// without `Range`, and the image is the full body (the handler never sees the bad 206).
+    @Test(arguments: Mismatch.allCases)
+    func aNonMatching206RestartsWithoutRange(_ mismatch: Mismatch) async throws {
+        let kit = try await ManagerTestKit.make()
+        let body = TestPNG.solid(width: Self.side, height: Self.side, rgba: (33, 66, 99, 255))
+        let kept = await Self.cancelHalfway(kit, "/bad206.png", body: body, etag: "\"b1\"")
+        #expect(kept > 0 && kept < body.count)
+
+        kit.server.route("/bad206.png") { request in
+            guard request.header("Range") != nil else {
+                var whole = StubResponse.ok(body, contentType: "image/png")
+                whole.etag = "\"b1\""
+                return whole
+            }
+            var tail = body.subdata(in: kept..<body.count)
+            var headers = ["Content-Type": "image/png", "ETag": "\"b1\""]
+            switch mismatch {
+            case .wrongStart: headers["Content-Range"] = "bytes \(kept + 1)-\(body.count - 1)/\(body.count)"
+            case .wrongTotal: headers["Content-Range"] = "bytes \(kept)-\(body.count - 1)/\(body.count + 7)"
+            case .noContentRange: break
+            case .encoded:
+                headers["Content-Range"] = "bytes \(kept)-\(body.count - 1)/\(body.count)"
+                headers["Content-Encoding"] = "gzip"
+                tail = TestGzip.stored(tail)
+            }
+            var partial = StubResponse(status: 206, headers: headers, body: tail)
+            partial.supportsRange = false
+            return partial
+        }
+        let before = kit.server.requests(to: "/bad206.png").count
+        let result = await kit.manager.results(kit.server.url("/bad206.png"))
+        #expect(result.count == 1)
+        #expect(result.first?.data == body)
+        #expect(result.first?.image?.firstPixel == [33, 66, 99, 255])
+        let requests = kit.server.requests(to: "/bad206.png").dropFirst(before)
+        #expect(requests.count == 2)
+        #expect(requests.first?.header("Range") == "bytes=\(kept)-")
+        #expect(requests.last?.header("Range") == nil)
+        #expect(requests.last?.header("If-Range") == nil)
+        #expect(requests.last?.status == 200)
+        #expect(kit.manager.downloader.statistics.snapshot.retries == 0)
+        #expect(kit.manager.downloader.partials.urls.isEmpty)
+        await kit.tearDown()
+    }
+
     @Test func thePartialBudgetDropsTheOldestFirst() throws {
         func partial(_ count: Int, etag: String = "\"e\"", encoding: String? = nil) -> PartialDownload? {
             var headers = ["etag": etag, "content-length": "1000"]
