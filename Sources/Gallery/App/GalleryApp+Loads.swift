@@ -25,7 +25,8 @@ extension GalleryApp {
         case .notModified:
             model.setState(.final, of: binding.index)
         }
-        updatePendingCount()
+        // Counted once per loop iteration, not per update (each count reads every visible item).
+        pendingCountStale = true
     }
 
     /// Hands a model diff to the image source: cancels first, then binds as one screen in order of
@@ -69,6 +70,7 @@ extension GalleryApp {
     }
 
     func updatePendingCount() {
+        pendingCountStale = false
         status.pendingCells = model.bindings.filter { !model.items[$0.index].state.isSettled }.count
     }
 }

@@ -56,6 +56,8 @@ public final class GalleryApp {
     /// Items shown from the memory or disk cache (the status bar's "N cached").
     var cachedItems = Set<Int>()
     var dirty = true
+    /// Load updates arrived since the status bar's pending count was last taken.
+    var pendingCountStale = false
     var repaintAll = true
     /// The grid the last frame showed (layout and first item row; nil in the full view): the next
     /// frame says how far it scrolled from it.
@@ -131,6 +133,7 @@ public final class GalleryApp {
             }
             for event in screen.takeEvents() { handle(event) }
             for event in inbox.drain() { handle(event) }
+            if pendingCountStale { updatePendingCount() }
             if status.pendingCells > 0 || status.activeDownloads > 0 {
                 // The spinner turns with time (one step per 120 ms), not with the number of events.
                 let phase = Int(Self.now() / 0.12)
@@ -162,6 +165,7 @@ public final class GalleryApp {
                 keyWaiting = nil
             }
         }
+        if pendingCountStale { updatePendingCount() }
         if dirty || repaintAll { present() }  // the frame still owed when the quit came
         source.cancelAll()
         // Events still queued hold closures of loads and status updates (which hold the downloader):
@@ -179,6 +183,11 @@ public final class GalleryApp {
         let events = decoder.feed(buffer[0..<count])
         let now = Self.now()
         for event in events {
+            if case .graphicsReply = event {
+                // The terminal refused a graphics command (kitty `ENOENT`): a cell may be blank.
+                status.graphicsErrors += 1
+                continue
+            }
             // Event by event: `/abc` in one read opens the prompt, then types into it.
             var actions = model.editingFilter ? KeyMap.filterActions(for: [event]) : keys.action(for: event, at: now).map { [$0] } ?? []
             // Any key closes the help, even one without an action of its own.

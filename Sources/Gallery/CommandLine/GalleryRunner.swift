@@ -118,6 +118,7 @@ public enum GalleryRunner {
         model.prefetchScreens = 1
         let painter = components.makePainter(options, caps)
         screen.scrollsWithText = painter.scrollsWithText
+        screen.scrollsBackWithText = painter.scrollsBackWithText
         guard let app = try? GalleryApp(model: model, screen: screen, source: components.makeSource(options, inbox),
                                         painter: painter, theme: screen.hasColors ? .colour : .monochrome,
                                         inbox: inbox) else {

@@ -6,6 +6,9 @@ public enum InputEvent: Sendable, Hashable {
     case key(SpecialKey)
     /// A mouse event (SGR 1006 encoding), 0-based cell coordinates.
     case mouse(MouseEvent)
+    /// A kitty graphics reply other than OK (`ENOENT: Put command refers to non-existent image`):
+    /// the terminal refused a command. Not a key; counted for `--stats`.
+    case graphicsReply(String)
 }
 
 /// Keys that are not characters.

@@ -16,6 +16,8 @@ public protocol CellPainter: Sendable {
     /// Whether the terminal moves what this painter draws with the text when a region scrolls
     /// (`RendererSelection.scrollsWithText`).
     var scrollsWithText: Bool { get }
+    /// Whether it also does when a region scrolls down (`RendererSelection.scrollsBackWithText`).
+    var scrollsBackWithText: Bool { get }
 }
 
 extension CellPainter {
@@ -25,4 +27,6 @@ extension CellPainter {
     public func takeReleasedUploads() -> [UInt32] { [] }
     /// No: a painter that does not say is repainted after every scroll.
     public var scrollsWithText: Bool { false }
+    /// As `scrollsWithText`, unless the painter says otherwise.
+    public var scrollsBackWithText: Bool { scrollsWithText }
 }

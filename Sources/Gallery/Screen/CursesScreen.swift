@@ -33,6 +33,8 @@ public final class CursesScreen: Screen {
     /// Whether the terminal moves the images with the text in a scroll region
     /// (`RendererSelection.scrollsWithText`): then a scrolled grid costs only its exposed rows.
     public var scrollsWithText = false
+    /// Whether it does so for a scroll down too (not xterm's sixel: `RendererSelection.scrollsBackWithText`).
+    public var scrollsBackWithText = false
     /// Whether curses was opened without the terminal's scroll capabilities (`NoScrollTerminfo`):
     /// only then does this screen scroll the terminal itself, and curses never moves lines.
     private let ownsScrolling: Bool
@@ -119,7 +121,7 @@ public final class CursesScreen: Screen {
         // record of the screen follows, and only what the scroll exposed or changed is drawn.
         var scrollBytes: [UInt8] = []
         var scrolled = 0..<0
-        if let scroll = frame.scroll, scroll.isUseful, scrollsWithText, ownsScrolling, let old = previous,
+        if let scroll = frame.scroll, scroll.isUseful, scrollsWithText, scroll.lines > 0 || scrollsBackWithText, ownsScrolling, let old = previous,
            scroll.rows.lowerBound >= 0, scroll.rows.upperBound <= min(size.rows, grid.size.rows),
            sdg_curses_scrolled(Int32(scroll.rows.lowerBound), Int32(scroll.rows.upperBound), Int32(scroll.lines)) == 0 {
             scrollBytes = writer.scroll(scroll, terminal: size)
@@ -145,9 +147,15 @@ public final class CursesScreen: Screen {
         // the text and every image written again.
         let moved = !ownsScrolling && (previous.map { FrameWriter.rowsMoved(from: $0, to: grid) } ?? false)
         let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || previous == nil || moved,
-                               changedRows: FrameWriter.changedRows(from: previous, to: grid))
+                               changedRows: FrameWriter.changedRows(from: previous, to: grid),
+                               changedSpans: ownsScrolling ? FrameWriter.changedSpans(from: previous, to: grid) : nil)
         lastGrid = grid
         if repaintAll { sdg_curses_force_repaint() }
+        // Image data first, outside the synchronized update (it shows nothing by itself), unless this
+        // frame frees data: kitty's `d=I` frees every unplaced image, uploads included, so then they
+        // follow it inside the update.
+        let early = released.isEmpty ? writer.uploads(for: plan) : []
+        write(early)
         write(writer.frameStart)
         write(scrollBytes)
         write(released + FrameWriter.clearing(plan.cleared, erasing: plan.erased))
@@ -156,7 +164,7 @@ public final class CursesScreen: Screen {
         sdg_curses_flush()
         _ = sdg_curses_update()
         if moved { write(FrameWriter.clearing(FrameWriter.blankRuns(of: grid, outside: []))) }
-        write(writer.bytes(for: plan))
+        write(writer.bytes(for: plan))  // the uploads not sent early, then the placements
         write(writer.frameEnd)
         sdg_curses_flush()
     }

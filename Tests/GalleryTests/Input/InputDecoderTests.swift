@@ -14,6 +14,14 @@ import Testing
         #expect(decode("é日") == [.character("é"), .character("日")])
     }
 
+    /// kitty's error reply to a placement (`q=1`) is a graphics reply, never keys; OK replies vanish.
+    @Test func kittyErrorRepliesAreGraphicsRepliesNotKeys() {
+        var decoder = InputDecoder()
+        let message = "ENOENT:Put command refers to non-existent image with id: 1234567890 and number: 0"
+        let events = decoder.feed(Array("j\u{1B}_Gi=1234567890,p=16777217;\(message)\u{1B}\\\u{1B}_Gi=5;OK\u{1B}\\k".utf8))
+        #expect(events == [.character("j"), .graphicsReply(message), .character("k")])
+    }
+
     @Test func decodesCursorAndPagingSequences() {
         #expect(decode("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D") == [.key(.up), .key(.down), .key(.right), .key(.left)])
         #expect(decode("\u{1B}OA\u{1B}OH\u{1B}OF") == [.key(.up), .key(.home), .key(.end)])
@@ -48,7 +56,7 @@ import Testing
 
     @Test func garbageIsBoundedAndNeverCrashes() {
         var decoder = InputDecoder()
-        let endless = [0x1B, UInt8(ascii: "[")] + Array(repeating: UInt8(ascii: "1"), count: 200)
+        let endless = [0x1B, UInt8(ascii: "[")] + Array(repeating: UInt8(ascii: "1"), count: InputDecoder.maximumSequenceLength + 100)
         _ = decoder.feed(endless)
         #expect(!decoder.hasPending || decoder.feed([]).isEmpty)
         #expect(decoder.feed(Array("q".utf8)).contains(.character("q")))

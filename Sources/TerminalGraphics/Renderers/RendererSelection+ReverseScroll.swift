@@ -1,0 +1,12 @@
+extension RendererSelection {
+    /// Whether the terminal also moves this renderer's output when a region scrolls *down* (`CSI n T`,
+    /// the view going up the list). xterm moves sixel pixels on screen but not its record of them:
+    /// a later write below the exposed band makes it repaint that band from the record, so cells go
+    /// blank or old images come back (XTerm 379). There a scroll down repaints instead; the forward
+    /// scroll keeps its saving. Known to hold: text kinds, kitty (placed again by id), mlterm's sixel.
+    public func scrollsBackWithText(terminal name: String?) -> Bool {
+        guard scrollsWithText(terminal: name) else { return false }
+        guard case .sixel = kind else { return true }
+        return name?.lowercased().contains("mlterm") ?? false
+    }
+}
