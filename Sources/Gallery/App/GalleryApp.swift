@@ -23,8 +23,6 @@ public final class GalleryApp {
     public private(set) var keyLatencies: [Double] = []
     /// When the oldest key not yet shown by a frame was read.
     var keyWaiting: Double?
-    /// The items whose pictures were encoded ahead, with the size they were encoded for.
-    var encodedAhead: [Int: CellSize] = [:]
     /// When a key last changed which items are bound, and whether downloads are held for a fling.
     var lastKeyScreenChange = -Double.infinity
     var holdingDownloads = false
@@ -38,21 +36,10 @@ public final class GalleryApp {
     let inputDescriptor: Int32
     var decoder = InputDecoder()
     var keys = KeyMap()
-    var images: [SlotID: Image] = [:]
-    var painted: [SlotID: (image: UInt64, cells: CellSize, painted: RenderedImage)] = [:]
-    /// The picture last asked of the paint queue per slot (asked again only when it changes), with
-    /// its ticket. Forgotten when the slot's binding ends or the terminal resizes: a new binding of
-    /// the slot asks again, even for the same image at the same size.
-    var paintRequests: [SlotID: (image: UInt64, cells: CellSize, ticket: Int)] = [:]
-    /// The last paint ticket handed out.
-    var paintTickets = 0
-    /// Pictures the paint queue finished, taken by the UI thread in `picture(for:image:cells:)`; one
-    /// whose ticket is no longer the slot's request is dropped (it was painted for an earlier binding).
-    let finishedPaints = Locked<[SlotID: (ticket: Int, image: UInt64, cells: CellSize, painted: RenderedImage?)]>([:])
-    /// Animation frames the paint queue finished (frame, image id, cells, picture), taken by the UI thread.
-    let finishedAnimationFrames = Locked<[(frame: Int, image: UInt64, cells: CellSize, painted: RenderedImage?)]>([])
-    /// Where renderers run (one at a time, in order of request).
-    static let paintQueue = DispatchQueue(label: "sdgallery.paint", qos: .userInitiated)
+    /// What each cell shows: images, pictures, paints in flight, the animation (the one owner).
+    let pictures: CellPictures
+    /// Breaches of the paint invariant (`checkPaintInvariant`): empty unless a cell was left blank.
+    public internal(set) var paintInvariantBreaches: [String] = []
     /// Items shown from the memory or disk cache (the status bar's "N cached").
     var cachedItems = Set<Int>()
     var dirty = true
@@ -62,7 +49,6 @@ public final class GalleryApp {
     /// The grid the last frame showed (layout and first item row; nil in the full view): the next
     /// frame says how far it scrolled from it.
     var lastGridView: (layout: GalleryLayout, scrollRow: Int)?
-    var animation = FullViewAnimation()
     var quitting = false
     /// Options every bind carries (`.progressive` unless `--no-progressive`; `.refresh` with `--refresh`).
     public var loadOptions: CellLoadOptions = [.progressive]
@@ -85,11 +71,10 @@ public final class GalleryApp {
         self.painter = painter
         self.composer = FrameComposer(theme: theme)
         self.inputDescriptor = inputDescriptor
-        if let inbox {
-            self.inbox = inbox
-        } else {
-            self.inbox = try UIInbox<GalleryEvent>()
-        }
+        let mailbox: UIInbox<GalleryEvent>
+        if let inbox { mailbox = inbox } else { mailbox = try UIInbox<GalleryEvent>() }
+        self.inbox = mailbox
+        pictures = CellPictures(painter: painter) { mailbox.post(.painted($0)) }
     }
 
     /// Runs until the user quits, stdin closes, or a quit signal or event arrives; then cancels every
@@ -106,7 +91,7 @@ public final class GalleryApp {
         while !quitting {
             let busy = status.pendingCells > 0 || status.activeDownloads > 0
             var timeout: Int32 = decoder.hasPending ? escapeTimeout : (busy ? 120 : 1000)
-            if let next = animation.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
+            if let next = pictures.animation.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
             if let release = flingEndsIn(now: Self.now()) { timeout = min(timeout, release) }
             if (dirty || repaintAll) && terminalKeepsUp(forKey: keyWaiting != nil) {
                 // A frame is owed: wake when its slot comes (while the terminal is behind, its room
@@ -148,7 +133,7 @@ public final class GalleryApp {
             apply(diff)
             releaseDownloadsAfterFling(now: Self.now())
             followAnimation()
-            if animation.tick(now: Self.now()) { dirty = true }
+            if pictures.tickAnimation(now: Self.now()) { dirty = true }
             // Load updates (progress chunks, partial images) are paced to 60 frames a second; a key's
             // frame is presented at once.
             let now = Self.now()
@@ -232,7 +217,7 @@ public final class GalleryApp {
     /// Plays the full view's image when it is animated.
     func followAnimation() {
         let slot = model.fullView.flatMap { model.binding(showing: $0)?.slot }
-        animation.follow(slot: slot, image: slot.flatMap { images[$0] }, now: Self.now())
+        pictures.followAnimation(slot: slot, now: Self.now())
     }
 
     static func now() -> Double {
