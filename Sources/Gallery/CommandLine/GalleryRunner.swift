@@ -119,6 +119,7 @@ public enum GalleryRunner {
         let painter = components.makePainter(options, caps)
         screen.scrollsWithText = painter.scrollsWithText
         screen.scrollsBackWithText = painter.scrollsBackWithText
+        screen.textOverwritesOnlyItsCells = painter.textOverwritesOnlyItsCells
         guard let app = try? GalleryApp(model: model, screen: screen, source: components.makeSource(options, inbox),
                                         painter: painter, theme: screen.hasColors ? .colour : .monochrome,
                                         inbox: inbox) else {

@@ -18,6 +18,9 @@ public protocol CellPainter: Sendable {
     var scrollsWithText: Bool { get }
     /// Whether it also does when a region scrolls down (`RendererSelection.scrollsBackWithText`).
     var scrollsBackWithText: Bool { get }
+    /// Whether text leaves what it draws on the rest of the row alone
+    /// (`RendererSelection.textOverwritesOnlyItsCells`).
+    var textOverwritesOnlyItsCells: Bool { get }
 }
 
 extension CellPainter {
@@ -29,4 +32,6 @@ extension CellPainter {
     public var scrollsWithText: Bool { false }
     /// As `scrollsWithText`, unless the painter says otherwise.
     public var scrollsBackWithText: Bool { scrollsWithText }
+    /// No: a painter that does not say has every image on a changed row sent again.
+    public var textOverwritesOnlyItsCells: Bool { false }
 }

@@ -35,6 +35,9 @@ public final class CursesScreen: Screen {
     public var scrollsWithText = false
     /// Whether it does so for a scroll down too (not xterm's sixel: `RendererSelection.scrollsBackWithText`).
     public var scrollsBackWithText = false
+    /// Whether text leaves the images on the rest of its row alone (`RendererSelection.textOverwritesOnlyItsCells`):
+    /// then only images under changed text are sent again, else every image on a changed row.
+    public var textOverwritesOnlyItsCells = false
     /// Whether curses was opened without the terminal's scroll capabilities (`NoScrollTerminfo`):
     /// only then does this screen scroll the terminal itself, and curses never moves lines.
     private let ownsScrolling: Bool
@@ -148,13 +151,14 @@ public final class CursesScreen: Screen {
         let moved = !ownsScrolling && (previous.map { FrameWriter.rowsMoved(from: $0, to: grid) } ?? false)
         let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || previous == nil || moved,
                                changedRows: FrameWriter.changedRows(from: previous, to: grid),
-                               changedSpans: ownsScrolling ? FrameWriter.changedSpans(from: previous, to: grid) : nil)
+                               changedSpans: ownsScrolling && textOverwritesOnlyItsCells
+                                   ? FrameWriter.changedSpans(from: previous, to: grid) : nil)
         lastGrid = grid
         if repaintAll { sdg_curses_force_repaint() }
         // Image data first, outside the synchronized update (it shows nothing by itself), unless this
-        // frame frees data: kitty's `d=I` frees every unplaced image, uploads included, so then they
-        // follow it inside the update.
-        let early = released.isEmpty ? writer.uploads(for: plan) : []
+        // frame frees data or clears the screen: kitty's `d=I` and its screen clear free every unplaced
+        // image, uploads included, so then they follow inside the update.
+        let early = released.isEmpty && !repaintAll ? writer.uploads(for: plan) : []
         write(early)
         write(writer.frameStart)
         write(scrollBytes)
