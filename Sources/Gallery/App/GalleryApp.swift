@@ -32,7 +32,7 @@ public final class GalleryApp {
     let screen: Screen
     let source: CellImageSource
     let painter: CellPainter
-    let composer: FrameComposer
+    var composer: FrameComposer
     let inputDescriptor: Int32
     var decoder = InputDecoder()
     var keys = KeyMap()

@@ -126,6 +126,8 @@ public enum GalleryRunner {
             screen.close()
             return 1
         }
+        // Where text on an image's rows makes it be sent again (sixel), loading cells keep those rows quiet.
+        app.composer.quietImageRows = !painter.textOverwritesOnlyItsCells
         if badLines > 0 {
             app.status.message = "\(badLines) bad line\(badLines == 1 ? "" : "s") in the list"
         }
