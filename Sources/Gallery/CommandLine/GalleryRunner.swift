@@ -121,7 +121,7 @@ public enum GalleryRunner {
         screen.scrollsBackWithText = painter.scrollsBackWithText
         screen.textOverwritesOnlyItsCells = painter.textOverwritesOnlyItsCells
         guard let app = try? GalleryApp(model: model, screen: screen, source: components.makeSource(options, inbox),
-                                        painter: painter, theme: screen.hasColors ? .colour : .monochrome,
+                                        painter: painter, theme: screen.hasColors ? .colour(on: caps?.backgroundColor) : .monochrome,
                                         inbox: inbox) else {
             screen.close()
             return 1

@@ -54,6 +54,14 @@ import TerminalGraphics
         #expect(screen.lines.joined().contains("52%"))
     }
 
+    /// "waiting" placeholders were near-black boxes (palette 235) on a white terminal: a light
+    /// background reported by the terminal gets light placeholders.
+    @Test func aLightTerminalBackgroundGetsLightPlaceholders() {
+        #expect(GalleryTheme.colour(on: RGBColor(r: 255, g: 255, b: 255)).placeholder.background == .palette(254))
+        #expect(GalleryTheme.colour(on: RGBColor(r: 0, g: 0, b: 0)).placeholder.background == .palette(235))
+        #expect(GalleryTheme.colour(on: nil).placeholder.background == .palette(235))
+    }
+
     @Test func picturesBecomeCentredPlacementsAndTheirCellsStayBlank() {
         var model = makeModel(count: 4)
         model.setState(.final, of: 0)
