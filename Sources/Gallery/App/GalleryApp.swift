@@ -59,6 +59,9 @@ public final class GalleryApp {
     /// Saves an image's original (`s`); calls back, on any thread, with the status line. Nil: `s`
     /// says saving is not available.
     public var saveOriginal: ((ImageLocation, @escaping @Sendable (String) -> Void) -> Void)?
+    /// Whether the window gaining focus repaints everything (sixel: the terminal may have lost images
+    /// while the window was unmapped). The screen must have focus reports on.
+    public var repaintOnFocus = false
     /// Milliseconds to wait for the rest of an escape sequence before a lone ESC counts as Esc.
     public var escapeTimeout: Int32 = 30
 
@@ -171,6 +174,12 @@ public final class GalleryApp {
             if case .graphicsReply = event {
                 // The terminal refused a graphics command (kitty `ENOENT`): a cell may be blank.
                 status.graphicsErrors += 1
+                continue
+            }
+            if case .focus(let gained) = event {
+                // The window came back (a desktop switch unmaps it): xterm restores only some of its
+                // sixels from its own record, so everything is painted again.
+                if gained, repaintOnFocus { repaintAll = true }
                 continue
             }
             // Event by event: `/abc` in one read opens the prompt, then types into it.

@@ -101,6 +101,7 @@ public struct InputDecoder: Sendable {
             return mouseEvent(String(decoding: body.dropFirst(), as: UTF8.self), pressed: final == UInt8(ascii: "M"))
         }
         let params = String(decoding: body, as: UTF8.self).split(separator: ";").map { Int($0) }
+        if body.isEmpty, final == UInt8(ascii: "I") || final == UInt8(ascii: "O") { return .focus(final == UInt8(ascii: "I")) }
         switch final {
         case UInt8(ascii: "A"): return .key(.up)
         case UInt8(ascii: "B"): return .key(.down)

@@ -23,6 +23,8 @@ public final class CursesScreen: Screen {
     private var pairs: [Int64: Int32] = [:]
     private let colors: Int
     private let mouse: Bool
+    /// Whether focus reports (`CSI ?1004h`: `CSI I` / `CSI O` as input) are on.
+    private var focusReports = false
     /// The current size in cells.
     public private(set) var size: CellSize
     /// Pixel size of one cell: from `TIOCGWINSZ` when sane, else what the probe's `CSI 16 t` reply
@@ -178,6 +180,7 @@ public final class CursesScreen: Screen {
         guard let screen = handle else { return }
         handle = nil
         write(writer.closingBytes())
+        if focusReports { write(Array("\u{1B}[?1004l".utf8)) }
         finishOutput()  // everything queued reaches the terminal before endwin writes to it
         if mouse { sdg_curses_write("\u{1B}[?1006l\u{1B}[?1000l", 16) }
         sdg_curses_close(screen)
@@ -191,13 +194,24 @@ public final class CursesScreen: Screen {
         guard handle != nil else { return }
         let queued = output != nil
         write(writer.closingBytes())
+        if focusReports { write(Array("\u{1B}[?1004l".utf8)) }
         finishOutput()
         if mouse { sdg_curses_write("\u{1B}[?1006l\u{1B}[?1000l", 16) }
         sdg_curses_suspend()
         if mouse { sdg_curses_write("\u{1B}[?1000h\u{1B}[?1006h", 16) }
         sdg_curses_flush()
         if queued { queueOutput(wakeDescriptor: wakeDescriptor) }
+        if focusReports { write(Array("\u{1B}[?1004h".utf8)) }
         _ = updateSize()
+    }
+
+    /// Turns focus reports on (`CSI ?1004h`): the terminal sends `CSI I` when its window gains focus
+    /// and `CSI O` when it loses it; off again on close and around Ctrl-Z.
+    public func reportFocus() {
+        guard handle != nil, !focusReports else { return }
+        focusReports = true
+        write(Array("\u{1B}[?1004h".utf8))
+        sdg_curses_flush()
     }
 
     /// `OSC 52 ; c ; base64 BEL`: the terminal (or tmux with `set-clipboard on`) sets the clipboard.

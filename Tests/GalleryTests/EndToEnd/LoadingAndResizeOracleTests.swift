@@ -50,6 +50,18 @@ struct LoadingAndResizeOracleTests {
                                      actions: Self.pageWhileLoadingThenScrollRows)
     }
 
+    /// A desktop switch unmaps the window and maps it again: xterm brought back 8 of 32 sixels from its
+    /// own record. The window gaining focus (focus reports) repaints everything.
+    @Test(.timeLimit(.minutes(4)), .enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "needs xterm"))
+    func theWindowUnmappedAndMappedAgainShowsEveryImageInXterm() async throws {
+        try await ScreenOracle.check(.xterm, label: "unmap-map", arguments: "--columns 10 list.txt",
+                                     prepare: { try await ScreenOracle.mixedList(in: $0, count: 60) }) { terminal, scratch in
+            _ = try terminal.settledScreenshot(to: scratch, interval: 1.0)
+            _ = try terminal.xdotool(["search", "--onlyvisible", "--name", ".", "windowunmap", "--sync", "%@"])
+            _ = try terminal.xdotool(["search", "--name", ".", "windowmap", "--sync", "%@", "windowfocus", "%@"])
+        }
+    }
+
     @Test(.timeLimit(.minutes(4)), .enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "needs xterm"))
     func pagingWhileLoadingAndResizingLeaveNothingBehindInXterm() async throws { try await Self.check(.xterm) }
 

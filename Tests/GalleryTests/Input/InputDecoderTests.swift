@@ -22,12 +22,17 @@ import Testing
         #expect(events == [.character("j"), .graphicsReply(message), .character("k")])
     }
 
+    /// Focus reports (`CSI ?1004h`): `CSI I` gained, `CSI O` lost; never keys.
+    @Test func focusReportsAreFocusEvents() {
+        #expect(decode("\u{1B}[I\u{1B}[Oj") == [.focus(true), .focus(false), .character("j")])
+    }
+
     @Test func decodesCursorAndPagingSequences() {
         #expect(decode("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D") == [.key(.up), .key(.down), .key(.right), .key(.left)])
         #expect(decode("\u{1B}OA\u{1B}OH\u{1B}OF") == [.key(.up), .key(.home), .key(.end)])
         #expect(decode("\u{1B}[5~\u{1B}[6~\u{1B}[1~\u{1B}[4~\u{1B}[H\u{1B}[F") == [.key(.pageUp), .key(.pageDown), .key(.home), .key(.end), .key(.home), .key(.end)])
         #expect(decode("\u{1B}[1;5A") == [.key(.up)])
-        #expect(decode("\u{1B}[I\u{1B}[O") == [])  // focus reports ignored
+        #expect(decode("\u{1B}[I\u{1B}[O").allSatisfy { if case .focus = $0 { true } else { false } })  // no keys
     }
 
     @Test func decodesSGRMouseReports() {
