@@ -174,7 +174,7 @@ public final class WebImageStack: Sendable {
         if let cached = outcome.withLock({ $0.cached }), result.isNotModified || result.error != nil { result = cached }
         if let error = result.error { return .failure(LoadFailure(message: error.shortDescription)) }
         guard let image = result.image else { return .failure(LoadFailure(message: "no image")) }
-        return .success((image, ManagerImageSource.details(image, result, isFile: url.isFileURL)))
+        return .success((image, ManagerImageSource.details(image, result, cacheType: result.cacheType, isFile: url.isFileURL)))
     }
 
     /// Starts the loopback demo server over `assets/demo` and returns its list.
