@@ -6,9 +6,7 @@ import TestSupport
 /// gallery frees images the encoded-output cache drops; screens paged past and then returned to were
 /// placed again without an upload, kitty answered `ENOENT` and the cells stayed blank until Ctrl-L.
 /// Checked with kitty's own replies (placements ask `q=1`; `--stats` counts the errors) and the screen.
-@Suite(.enabled(if: GraphicalTerminal.missingTools(for: .kitty) == nil, "kitty, Xvfb, xdotool or ImageMagick missing"),
-       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"),
-       .serialized)
+@Suite(.endToEnd, EndToEnd.needs(.kitty), .serialized)
 struct KittyFreedImagesGalleryTests {
     /// `count` noisy 160×120 PNGs (they compress badly, so a few screens overflow a small encoded
     /// cache) in a list.

@@ -4,9 +4,7 @@ import TestSupport
 
 /// The real program in a real kitty (0.26, under Xvfb): kitty graphics as the protocol means them.
 /// Solid-colour images make the screen easy to read: a colour's pixel count is its images' area.
-@Suite(.enabled(if: GraphicalTerminal.missingTools(for: .kitty) == nil, "kitty, Xvfb, xdotool or ImageMagick missing: skipping the kitty tests"),
-       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"),
-       .serialized)
+@Suite(.endToEnd, EndToEnd.needs(.kitty), .serialized)
 struct KittyGalleryTests {
     static let red: (UInt8, UInt8, UInt8) = (255, 0, 0)
     static let green: (UInt8, UInt8, UInt8) = (0, 255, 0)

@@ -6,7 +6,7 @@ import TestSupport
 /// back and forth through the throttled demo as it loads, then resizing the window smaller and larger
 /// again with more keys in between. Once everything has settled, the screen must equal its repaint
 /// after Ctrl-L, in xterm and mlterm (sixel) and kitty (kitty graphics).
-@Suite(.enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"), .serialized)
+@Suite(.endToEnd, EndToEnd.needs(), .serialized)
 struct LoadingAndResizeOracleTests {
     /// Resizes the terminal's window (no window manager: the X window itself), as a user's drag does.
     static func resize(_ terminal: GraphicalTerminal, width: Int, height: Int) throws {

@@ -6,8 +6,7 @@ import TestSupport
 /// chunks, in a list with 29 normal images. Every chunk used to become a progress update queued for
 /// the UI thread (millions, gigabytes of RSS, `q` and SIGTERM unanswered); progress is now coalesced
 /// per load, so the frame loop keeps up, memory stays flat and `q` quits at once.
-@Suite(.enabled(if: EndToEnd.tmuxInstalled, "tmux is not installed: skipping the trickle test"),
-       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
+@Suite(.endToEnd, EndToEnd.needs(.tmux))
 struct TrickleGalleryTests {
     static func nanoseconds() -> Int {
         var now = timespec()
