@@ -73,6 +73,13 @@ public struct TerminalCapabilities: Sendable, Hashable {
     /// Inside tmux: the outer terminal answered through passthrough (`allow-passthrough` is on), so
     /// its graphics can be used wrapped.
     public var tmuxPassthrough = false
+    /// Inside tmux: its version (XTVERSION, else `TERM_PROGRAM_VERSION`).
+    public var tmuxVersion: TmuxVersion?
+    /// Inside tmux: tmux draws sixel itself (tmux ≥ 3.4 built with sixel: its DA1 lists 4). Sixel is
+    /// then sent raw, not wrapped for passthrough.
+    public var tmuxSixel = false
+    /// The largest sixel bitmap the terminal shows (XTSMGRAPHICS), when it said.
+    public var graphicsLimit: PixelSize?
     /// Whether the terminal supports synchronized output (mode 2026).
     public var syncOutput: Bool
     /// The terminal's background colour (OSC 11), when it answered.

@@ -57,9 +57,13 @@ public struct RendererIdentity: Sendable, Hashable {
     public var tmuxPassthrough: Bool
     /// Whether transparent pixels are left undrawn instead of blended against `background`.
     public var transparent: Bool
+    /// The bitmap size limit output is scaled to fit (sixel; XTSMGRAPHICS).
+    public var graphicsLimit: PixelSize?
 
     /// Creates an identity.
-    public init(kind: RendererKind, background: RGBColor, tmuxPassthrough: Bool = false, transparent: Bool = false) {
+    public init(kind: RendererKind, background: RGBColor, tmuxPassthrough: Bool = false, transparent: Bool = false,
+                graphicsLimit: PixelSize? = nil) {
+        self.graphicsLimit = graphicsLimit
         self.kind = kind
         self.background = background
         self.tmuxPassthrough = tmuxPassthrough

@@ -1,3 +1,5 @@
+import ImageCodecs
+
 /// The renderer a user can force with `--renderer` (the raw values are the command-line words).
 public enum RendererOption: String, Sendable, Hashable, CaseIterable {
     /// Pick from the probe.
@@ -20,27 +22,36 @@ public struct RendererSelection: Sendable, Hashable {
     public var tmuxPassthrough: Bool
     /// One line explaining the choice (for `--probe`).
     public var reason: String
+    /// One line saying what the terminal (tmux) lacks when that forced a lesser renderer than the
+    /// outer terminal could show: the gallery's status bar and `--print`'s standard error show it.
+    public var limitation: String?
+    /// The largest bitmap the terminal shows (XTSMGRAPHICS); sixel output is scaled to fit it.
+    public var graphicsLimit: PixelSize?
 
     /// Creates a selection.
-    public init(kind: RendererKind, tmuxPassthrough: Bool, reason: String) {
+    public init(kind: RendererKind, tmuxPassthrough: Bool, reason: String, limitation: String? = nil) {
         self.kind = kind
         self.tmuxPassthrough = tmuxPassthrough
         self.reason = reason
+        self.limitation = limitation
     }
 
     /// Chooses a renderer. Automatic: kitty, else sixel, else half blocks (ASCII on mono terminals).
-    /// Inside tmux bitmaps are not chosen automatically (tmux < 3.4 drops raw sixel); a forced
-    /// sixel or kitty is wrapped for passthrough.
+    /// Inside tmux see `chooseInTmux`.
     public static func choose(for caps: TerminalCapabilities, option: RendererOption = .auto) -> RendererSelection {
-        let text: RendererKind = caps.colorDepth == .mono ? .ascii : .halfBlock(caps.colorDepth)
+        var selection = chooseKind(for: caps, option: option)
+        if selection.kind == .sixel { selection.graphicsLimit = caps.graphicsLimit }
+        return selection
+    }
+
+    static func chooseKind(for caps: TerminalCapabilities, option: RendererOption) -> RendererSelection {
+        let text = textKind(for: caps)
+        if caps.inTmux, option == .auto || option == .sixel || option == .kitty {
+            return chooseInTmux(caps, option: option, text: text)
+        }
         switch option {
         case .sixel, .kitty:
             let kind: RendererKind = option == .sixel ? .sixel : .kitty
-            if caps.inTmux {
-                return RendererSelection(
-                    kind: kind, tmuxPassthrough: true,
-                    reason: "\(kind) forced inside tmux: wrapped for tmux passthrough (needs `set -g allow-passthrough on`)")
-            }
             return RendererSelection(kind: kind, tmuxPassthrough: false, reason: "\(kind) forced by --renderer")
         case .halfBlock:
             return RendererSelection(
@@ -49,16 +60,6 @@ public struct RendererSelection: Sendable, Hashable {
         case .ascii:
             return RendererSelection(kind: .ascii, tmuxPassthrough: false, reason: "ascii forced by --renderer")
         case .auto:
-            if caps.inTmux && caps.graphics == .kitty && caps.tmuxPassthrough {
-                return RendererSelection(
-                    kind: .kitty, tmuxPassthrough: true,
-                    reason: "inside tmux: the outer terminal's kitty graphics through passthrough (cleared on every change and on quit)")
-            }
-            if caps.inTmux && caps.graphics != .none {
-                return RendererSelection(
-                    kind: text, tmuxPassthrough: false,
-                    reason: "inside tmux: \(text) (for the outer terminal's \(caps.graphics) graphics: `set -g allow-passthrough on` in tmux)")
-            }
             switch caps.graphics {
             case .kitty: return RendererSelection(kind: .kitty, tmuxPassthrough: false, reason: "terminal supports kitty graphics")
             case .sixel: return RendererSelection(kind: .sixel, tmuxPassthrough: false, reason: "terminal supports sixel")
@@ -67,10 +68,15 @@ public struct RendererSelection: Sendable, Hashable {
         }
     }
 
+    /// The text renderer for the terminal's colour depth (ASCII on mono terminals).
+    static func textKind(for caps: TerminalCapabilities) -> RendererKind {
+        caps.colorDepth == .mono ? .ascii : .halfBlock(caps.colorDepth)
+    }
+
     /// A renderer configured for this selection.
     public func makeRenderer(background: RGBColor = .black) -> any ImageRenderer {
         switch kind {
-        case .sixel: SixelRenderer(background: background, tmuxPassthrough: tmuxPassthrough)
+        case .sixel: SixelRenderer(background: background, tmuxPassthrough: tmuxPassthrough, graphicsLimit: graphicsLimit)
         case .kitty: KittyRenderer(background: background, tmuxPassthrough: tmuxPassthrough)
         case .halfBlock(let depth): HalfBlockRenderer(colorDepth: depth, background: background)
         case .ascii: AsciiRenderer(background: background)

@@ -28,12 +28,16 @@ public struct SixelRenderer: ImageRenderer {
     public var diffusion: SixelDiffusion
     /// Whether to wrap the output for tmux passthrough (tmux < 3.4 drops raw sixel).
     public var tmuxPassthrough: Bool
+    /// The largest bitmap the terminal shows (XTSMGRAPHICS; xterm's default is 1000×1000 and it drops
+    /// a bigger image whole): images are scaled to fit inside it too.
+    public var graphicsLimit: PixelSize?
 
     /// Creates a sixel renderer.
     public init(
         background: RGBColor = .black, maxColors: Int = 256, diffusion: SixelDiffusion = .atkinson,
-        tmuxPassthrough: Bool = false, keepsTransparency: Bool = false
+        tmuxPassthrough: Bool = false, keepsTransparency: Bool = false, graphicsLimit: PixelSize? = nil
     ) {
+        self.graphicsLimit = graphicsLimit
         self.background = background
         self.keepsTransparency = keepsTransparency
         self.maxColors = min(256, max(2, maxColors))
@@ -44,18 +48,23 @@ public struct SixelRenderer: ImageRenderer {
     /// Kind `.sixel` with the background and passthrough flag.
     public var identity: RendererIdentity {
         RendererIdentity(kind: .sixel, background: background, tmuxPassthrough: tmuxPassthrough,
-                         transparent: keepsTransparency)
+                         transparent: keepsTransparency, graphicsLimit: graphicsLimit)
     }
 
-    /// The pixel size an image is scaled to for a cell rectangle.
-    public static func scaledSize(for image: PixelSize, cells: CellSize, cellPixelSize: PixelSize) -> PixelSize {
-        image.scaledToFit(cellPixelSize.pixels(for: cells))
+    /// The pixel size an image is scaled to for a cell rectangle (and within `limit`, when given).
+    public static func scaledSize(for image: PixelSize, cells: CellSize, cellPixelSize: PixelSize,
+                                  limit: PixelSize? = nil) -> PixelSize {
+        var box = cellPixelSize.pixels(for: cells)
+        if let limit, limit.width > 0, limit.height > 0 {
+            box = PixelSize(width: min(box.width, limit.width), height: min(box.height, limit.height))
+        }
+        return image.scaledToFit(box)
     }
 
     /// Renders `image` into at most `cells`.
     public func render(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage {
         try validate(image, cells: cells)
-        let size = Self.scaledSize(for: image.size, cells: cells, cellPixelSize: cellPixelSize)
+        let size = Self.scaledSize(for: image.size, cells: cells, cellPixelSize: cellPixelSize, limit: graphicsLimit)
         var rgb: [UInt8]
         var mask: [UInt8]? = nil
         if keepsTransparency {

@@ -1,0 +1,36 @@
+extension RendererSelection {
+    /// Inside tmux. tmux ≥ 3.4 built with sixel (its DA1 lists 4) draws sixel itself, in the pane, and
+    /// moves and clears it like text: sixel goes raw. An older tmux drops raw sixel: a forced sixel is
+    /// wrapped for passthrough (needs `allow-passthrough on`; tmux does not know it is there), the
+    /// automatic choice is text. kitty graphics through passthrough land where the outer terminal's
+    /// cursor is, not in tmux's pane (images stack at the pane's top-left over text): exact placement
+    /// would need kitty's Unicode placeholders (kitty ≥ 0.28, Ghostty), which this renderer does not
+    /// write, so there is no kitty in tmux, forced or not. `limitation` says what tmux lacks whenever
+    /// the outer terminal could show more.
+    static func chooseInTmux(_ caps: TerminalCapabilities, option: RendererOption, text: RendererKind) -> RendererSelection {
+        let tmux = "tmux" + (caps.tmuxVersion.map { " \($0)" } ?? "")
+        if caps.tmuxSixel && option != .kitty {
+            return RendererSelection(
+                kind: .sixel, tmuxPassthrough: false,
+                reason: "\(tmux) draws sixel itself\(option == .sixel ? " (forced by --renderer)" : "")")
+        }
+        if option == .sixel {
+            return RendererSelection(
+                kind: .sixel, tmuxPassthrough: true,
+                reason: "sixel forced inside \(tmux): wrapped for tmux passthrough (needs `set -g allow-passthrough on`)")
+        }
+        let kittyLack = "\(tmux): kitty images through passthrough would be misplaced (no Unicode placeholders here); \(text)"
+        if option == .kitty {
+            return RendererSelection(kind: text, tmuxPassthrough: false, reason: kittyLack, limitation: kittyLack)
+        }
+        switch caps.graphics {
+        case .kitty:
+            return RendererSelection(kind: text, tmuxPassthrough: false, reason: "inside " + kittyLack, limitation: kittyLack)
+        case .sixel:
+            let lack = "\(tmux) draws no sixel (tmux ≥ 3.4 built with sixel does); \(text)"
+            return RendererSelection(kind: text, tmuxPassthrough: false, reason: "inside " + lack, limitation: lack)
+        case .none:
+            return RendererSelection(kind: text, tmuxPassthrough: false, reason: "inside \(tmux), no bitmap graphics: \(text)")
+        }
+    }
+}
