@@ -13,7 +13,8 @@ public struct ProbeReplies: Sendable, Hashable {
     /// where it answers neither `TIOCGWINSZ` pixels nor `CSI 16 t`).
     public var windowPixelSize: PixelSize?
     /// The largest sixel bitmap the terminal shows, from XTSMGRAPHICS (`CSI ? 2 ; 0 ; width ; height S`,
-    /// the reply to `CSI ? 2 ; 1 S`); xterm drops a bigger image whole.
+    /// the reply to `CSI ? 2 ; 1 ; 0 S`: in xterm the window or `maxGraphicSize`, whichever is
+    /// smaller). xterm drops a bigger image whole.
     public var graphicsLimit: PixelSize?
     /// DECRPM state for mode 2026 (0 unknown, 1 set, 2 reset, 3 permanently set, 4 permanently reset).
     public var syncOutputMode: Int?

@@ -61,11 +61,11 @@ public struct TerminalProbe: Sendable {
 
     /// The query bytes: XTVERSION, kitty graphics query (outside a multiplexer; wrapped for passthrough
     /// inside tmux; not inside screen), `CSI 16 t` (cell size), `CSI 14 t` (window size), XTSMGRAPHICS
-    /// geometry (`CSI ? 2 ; 1 S`), DECRQM 2026, optional OSC 11, and DA1 last (every terminal answers
-    /// it, so its reply ends the wait).
+    /// geometry (`CSI ? 2 ; 1 ; 0 S`: xterm answers only the three-parameter form), DECRQM 2026,
+    /// optional OSC 11, and DA1 last (every terminal answers it, so its reply ends the wait).
     public static func query(includeBackground: Bool, multiplexer: TerminalMultiplexer = .none) -> [UInt8] {
         let kitty = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
-        var q = "\u{1B}[>q" + (multiplexer == .none ? kitty : "") + "\u{1B}[16t\u{1B}[14t\u{1B}[?2;1S" + "\u{1B}[?2026$p"
+        var q = "\u{1B}[>q" + (multiplexer == .none ? kitty : "") + "\u{1B}[16t\u{1B}[14t\u{1B}[?2;1;0S" + "\u{1B}[?2026$p"
         if multiplexer == .tmux { q += String(decoding: TmuxPassthrough.wrap(Array(kitty.utf8)), as: UTF8.self) }
         if includeBackground { q += "\u{1B}]11;?\u{1B}\\" }
         q += "\u{1B}[c"
