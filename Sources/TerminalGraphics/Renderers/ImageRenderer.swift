@@ -25,6 +25,10 @@ public enum RendererKind: Sendable, Hashable, CustomStringConvertible {
     case kitty
     /// `▀` half blocks, two pixels per cell, in a colour depth.
     case halfBlock(ColorDepth)
+    /// 2×2 quadrant blocks, two colours per cell, in a colour depth.
+    case quadrant(ColorDepth)
+    /// 2×3 sextant blocks, two colours per cell, in a colour depth.
+    case sextant(ColorDepth)
     /// ASCII luminance ramp.
     case ascii
 
@@ -34,6 +38,8 @@ public enum RendererKind: Sendable, Hashable, CustomStringConvertible {
         case .sixel: "sixel"
         case .kitty: "kitty"
         case .halfBlock(let depth): "half-block (\(depth.rawValue))"
+        case .quadrant(let depth): "quadrants (\(depth.rawValue))"
+        case .sextant(let depth): "sextants (\(depth.rawValue))"
         case .ascii: "ascii"
         }
     }
@@ -42,7 +48,7 @@ public enum RendererKind: Sendable, Hashable, CustomStringConvertible {
     public var isBitmap: Bool {
         switch self {
         case .sixel, .kitty: true
-        case .halfBlock, .ascii: false
+        case .halfBlock, .quadrant, .sextant, .ascii: false
         }
     }
 }

@@ -10,6 +10,10 @@ public enum RendererOption: String, Sendable, Hashable, CaseIterable {
     case kitty
     /// Half blocks in the terminal's colour depth.
     case halfBlock = "blocks"
+    /// 2×2 quadrant blocks, two colours per cell.
+    case quadrants
+    /// 2×3 sextant blocks (Unicode 13), two colours per cell.
+    case sextants
     /// ASCII ramp.
     case ascii
 }
@@ -53,10 +57,10 @@ public struct RendererSelection: Sendable, Hashable {
         case .sixel, .kitty:
             let kind: RendererKind = option == .sixel ? .sixel : .kitty
             return RendererSelection(kind: kind, tmuxPassthrough: false, reason: "\(kind) forced by --renderer")
-        case .halfBlock:
-            return RendererSelection(
-                kind: .halfBlock(caps.colorDepth == .mono ? .color16 : caps.colorDepth), tmuxPassthrough: false,
-                reason: "half-block forced by --renderer")
+        case .halfBlock, .quadrants, .sextants:
+            let depth = caps.colorDepth == .mono ? ColorDepth.color16 : caps.colorDepth
+            let kind: RendererKind = option == .halfBlock ? .halfBlock(depth) : option == .quadrants ? .quadrant(depth) : .sextant(depth)
+            return RendererSelection(kind: kind, tmuxPassthrough: false, reason: "\(kind) forced by --renderer")
         case .ascii:
             return RendererSelection(kind: .ascii, tmuxPassthrough: false, reason: "ascii forced by --renderer")
         case .auto:
@@ -79,6 +83,8 @@ public struct RendererSelection: Sendable, Hashable {
         case .sixel: SixelRenderer(background: background, tmuxPassthrough: tmuxPassthrough, graphicsLimit: graphicsLimit)
         case .kitty: KittyRenderer(background: background, tmuxPassthrough: tmuxPassthrough)
         case .halfBlock(let depth): HalfBlockRenderer(colorDepth: depth, background: background)
+        case .quadrant(let depth): MosaicRenderer(layout: .quadrants, colorDepth: depth, background: background)
+        case .sextant(let depth): MosaicRenderer(layout: .sextants, colorDepth: depth, background: background)
         case .ascii: AsciiRenderer(background: background)
         }
     }
@@ -93,7 +99,7 @@ extension RendererSelection {
     /// there). `terminal` is the probed terminal name.
     public func scrollsWithText(terminal name: String?) -> Bool {
         switch kind {
-        case .halfBlock, .ascii: return true
+        case .halfBlock, .quadrant, .sextant, .ascii: return true
         case .kitty: return !tmuxPassthrough
         case .sixel:
             guard !tmuxPassthrough, let name = name?.lowercased() else { return false }
