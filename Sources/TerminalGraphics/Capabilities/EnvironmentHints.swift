@@ -56,11 +56,15 @@ public struct EnvironmentHints: Sendable, Hashable {
             colorDepth = .color16
         }
 
-        if !(env["KITTY_WINDOW_ID"] ?? "").isEmpty || term == "xterm-kitty" || program == "wezterm"
+        if !(env["KITTY_WINDOW_ID"] ?? "").isEmpty || term == "xterm-kitty"
             || program == "ghostty" || term == "xterm-ghostty" {
             graphics = .kitty
+        } else if ["wezterm", "iterm.app", "mintty"].contains(program) {
+            // Known by name to show iTerm2 images (WezTerm's kitty graphics are what chafa and timg
+            // stopped using).
+            graphics = .iterm2
         } else if term.hasPrefix("mlterm") || term == "foot" || term.hasPrefix("foot-") || term.contains("sixel")
-            || program == "iterm.app" || term == "yaft-256color" {
+            || term == "yaft-256color" {
             graphics = .sixel
         } else {
             graphics = .none

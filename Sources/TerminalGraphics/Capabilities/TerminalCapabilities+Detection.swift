@@ -39,6 +39,10 @@ extension TerminalCapabilities {
         }
 
         let version = replies.terminalVersion ?? ""
+        if ["iterm2", "wezterm"].contains(where: { version.lowercased().hasPrefix($0) }) {
+            caps.graphics = .iterm2
+            sources["graphics"] = "XTVERSION names a terminal with iTerm2 inline images"
+        }
         caps.inTmux = hints.inTmux || version.lowercased().hasPrefix("tmux")
         if caps.inTmux {
             caps.tmuxVersion = version.lowercased().hasPrefix("tmux") ? TmuxVersion(version) : hints.tmuxVersion

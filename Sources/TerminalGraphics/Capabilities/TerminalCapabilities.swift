@@ -7,6 +7,9 @@ public enum GraphicsProtocol: String, Sendable, Hashable, CaseIterable {
     case kitty
     /// DEC sixel graphics (xterm -ti vt340, mlterm, foot, WezTerm, iTerm2…).
     case sixel
+    /// iTerm2 inline images (OSC 1337): chosen only for a terminal known by name (iTerm2, WezTerm,
+    /// mintty), never sent blind (kitty and zutty print it as text).
+    case iterm2
     /// No bitmap graphics: text renderers only.
     case none
 }

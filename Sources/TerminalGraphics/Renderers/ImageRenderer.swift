@@ -23,6 +23,8 @@ public enum RendererKind: Sendable, Hashable, CustomStringConvertible {
     case sixel
     /// kitty graphics protocol.
     case kitty
+    /// iTerm2 inline images (OSC 1337, PNG).
+    case iterm2
     /// `▀` half blocks, two pixels per cell, in a colour depth.
     case halfBlock(ColorDepth)
     /// 2×2 quadrant blocks, two colours per cell, in a colour depth.
@@ -37,6 +39,7 @@ public enum RendererKind: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .sixel: "sixel"
         case .kitty: "kitty"
+        case .iterm2: "iterm2"
         case .halfBlock(let depth): "half-block (\(depth.rawValue))"
         case .quadrant(let depth): "quadrants (\(depth.rawValue))"
         case .sextant(let depth): "sextants (\(depth.rawValue))"
@@ -47,7 +50,7 @@ public enum RendererKind: Sendable, Hashable, CustomStringConvertible {
     /// Whether the output is a bitmap (sixel/kitty) rather than text cells.
     public var isBitmap: Bool {
         switch self {
-        case .sixel, .kitty: true
+        case .sixel, .kitty, .iterm2: true
         case .halfBlock, .quadrant, .sextant, .ascii: false
         }
     }

@@ -9,7 +9,7 @@ extension RendererSelection {
     /// the outer terminal could show more.
     static func chooseInTmux(_ caps: TerminalCapabilities, option: RendererOption, text: RendererKind) -> RendererSelection {
         let tmux = "tmux" + (caps.tmuxVersion.map { " \($0)" } ?? "")
-        if caps.tmuxSixel && option != .kitty {
+        if caps.tmuxSixel && option != .kitty && option != .iterm2 {
             return RendererSelection(
                 kind: .sixel, tmuxPassthrough: false,
                 reason: "\(tmux) draws sixel itself\(option == .sixel ? " (forced by --renderer)" : "")")
@@ -20,12 +20,15 @@ extension RendererSelection {
                 reason: "sixel forced inside \(tmux): wrapped for tmux passthrough (needs `set -g allow-passthrough on`)")
         }
         let kittyLack = "\(tmux): kitty images through passthrough would be misplaced (no Unicode placeholders here); \(text)"
-        if option == .kitty {
-            return RendererSelection(kind: text, tmuxPassthrough: false, reason: kittyLack, limitation: kittyLack)
+        let itermLack = "\(tmux): iTerm2 images through passthrough would be misplaced; \(text)"
+        if option == .kitty || option == .iterm2 {
+            let lack = option == .kitty ? kittyLack : itermLack
+            return RendererSelection(kind: text, tmuxPassthrough: false, reason: lack, limitation: lack)
         }
         switch caps.graphics {
-        case .kitty:
-            return RendererSelection(kind: text, tmuxPassthrough: false, reason: "inside " + kittyLack, limitation: kittyLack)
+        case .kitty, .iterm2:
+            let lack = caps.graphics == .kitty ? kittyLack : itermLack
+            return RendererSelection(kind: text, tmuxPassthrough: false, reason: "inside " + lack, limitation: lack)
         case .sixel:
             let lack = "\(tmux) draws no sixel (tmux ≥ 3.4 built with sixel does); \(text)"
             return RendererSelection(kind: text, tmuxPassthrough: false, reason: "inside " + lack, limitation: lack)

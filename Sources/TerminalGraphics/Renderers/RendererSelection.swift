@@ -8,6 +8,8 @@ public enum RendererOption: String, Sendable, Hashable, CaseIterable {
     case sixel
     /// kitty graphics.
     case kitty
+    /// iTerm2 inline images (OSC 1337).
+    case iterm2
     /// Half blocks in the terminal's colour depth.
     case halfBlock = "blocks"
     /// 2×2 quadrant blocks, two colours per cell.
@@ -50,12 +52,12 @@ public struct RendererSelection: Sendable, Hashable {
 
     static func chooseKind(for caps: TerminalCapabilities, option: RendererOption) -> RendererSelection {
         let text = textKind(for: caps)
-        if caps.inTmux, option == .auto || option == .sixel || option == .kitty {
+        if caps.inTmux, option == .auto || option == .sixel || option == .kitty || option == .iterm2 {
             return chooseInTmux(caps, option: option, text: text)
         }
         switch option {
-        case .sixel, .kitty:
-            let kind: RendererKind = option == .sixel ? .sixel : .kitty
+        case .sixel, .kitty, .iterm2:
+            let kind: RendererKind = option == .sixel ? .sixel : option == .kitty ? .kitty : .iterm2
             return RendererSelection(kind: kind, tmuxPassthrough: false, reason: "\(kind) forced by --renderer")
         case .halfBlock, .quadrants, .sextants:
             let depth = caps.colorDepth == .mono ? ColorDepth.color16 : caps.colorDepth
@@ -67,6 +69,7 @@ public struct RendererSelection: Sendable, Hashable {
             switch caps.graphics {
             case .kitty: return RendererSelection(kind: .kitty, tmuxPassthrough: false, reason: "terminal supports kitty graphics")
             case .sixel: return RendererSelection(kind: .sixel, tmuxPassthrough: false, reason: "terminal supports sixel")
+            case .iterm2: return RendererSelection(kind: .iterm2, tmuxPassthrough: false, reason: "terminal known to show iTerm2 inline images")
             case .none: return RendererSelection(kind: text, tmuxPassthrough: false, reason: "no bitmap graphics: \(text)")
             }
         }
@@ -82,6 +85,7 @@ public struct RendererSelection: Sendable, Hashable {
         switch kind {
         case .sixel: SixelRenderer(background: background, tmuxPassthrough: tmuxPassthrough, graphicsLimit: graphicsLimit)
         case .kitty: KittyRenderer(background: background, tmuxPassthrough: tmuxPassthrough)
+        case .iterm2: ITermRenderer(background: background)
         case .halfBlock(let depth): HalfBlockRenderer(colorDepth: depth, background: background)
         case .quadrant(let depth): MosaicRenderer(layout: .quadrants, colorDepth: depth, background: background)
         case .sextant(let depth): MosaicRenderer(layout: .sextants, colorDepth: depth, background: background)
@@ -101,6 +105,7 @@ extension RendererSelection {
         switch kind {
         case .halfBlock, .quadrant, .sextant, .ascii: return true
         case .kitty: return !tmuxPassthrough
+        case .iterm2: return false
         case .sixel:
             guard !tmuxPassthrough, let name = name?.lowercased() else { return false }
             return ["xterm", "mlterm", "foot", "wezterm", "contour"].contains { name.contains($0) }
