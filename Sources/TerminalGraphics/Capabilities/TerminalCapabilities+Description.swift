@@ -13,7 +13,8 @@ extension TerminalCapabilities: CustomStringConvertible {
         let selection = RendererSelection.choose(for: self, option: option)
         var lines: [String] = []
         lines.append("terminal:            \(UntrustedText.strip(terminalName ?? "unknown"))\(source("terminal"))")
-        lines.append("probe:               \(probeStatus.rawValue)")
+        let waited = probeStatus == .answered || probeStatus == .timedOut ? " in \(probeMilliseconds) ms" : ""
+        lines.append("probe:               \(probeStatus.rawValue)\(waited)")
         lines.append("graphics protocol:   \(graphics.rawValue)\(source("graphics"))")
         lines.append("colour depth:        \(colorDepth.rawValue)\(source("colours"))")
         lines.append("cell size:           \(effectiveCellPixelSize)\(source("cell size"))")

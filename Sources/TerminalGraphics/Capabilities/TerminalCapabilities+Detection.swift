@@ -23,6 +23,7 @@ extension TerminalCapabilities {
         let replies = probe.replies
         var sources: [String: String] = [:]
         var caps = TerminalCapabilities(probeStatus: probe.status)
+        caps.probeMilliseconds = probe.elapsedMilliseconds
 
         if replies.kittyGraphics == true {
             caps.graphics = .kitty

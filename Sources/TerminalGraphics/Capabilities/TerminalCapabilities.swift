@@ -83,6 +83,8 @@ public struct TerminalCapabilities: Sendable, Hashable {
     public var tmuxSixel = false
     /// The largest sixel bitmap the terminal shows (XTSMGRAPHICS), when it said.
     public var graphicsLimit: PixelSize?
+    /// How long the probe waited for replies, in milliseconds (0 when it did not run).
+    public var probeMilliseconds = 0
     /// Whether the terminal supports synchronized output (mode 2026).
     public var syncOutput: Bool
     /// The terminal's background colour (OSC 11), when it answered.
