@@ -76,6 +76,21 @@ struct TmuxReachGalleryTests {
             #expect(grid.ok, "the grid's sixel images are not on screen")
         }
     }
+
+    /// tmux 3.5a's own sixel in xterm while paging and moving: once settled, the screen equals the one
+    /// after Ctrl-L (a full repaint).
+    @Test(.timeLimit(.minutes(4)),
+          .enabled(if: TmuxReach.tmux35Installed, "tmux 3.5a is not installed (scripts/setup)"),
+          .enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "xterm, Xvfb, xdotool or ImageMagick missing"))
+    func tmux35InXtermSettledEqualsRepaint() async throws {
+        let socket = "sdg-reach-\(UUID().uuidString.prefix(8))"
+        defer { _ = try? ChildProcess.run(TmuxReach.tmux35, ["-L", socket, "kill-server"], timeout: 10) }
+        try await ScreenOracle.afterKeys(.xterm, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]],
+                                         label: "tmux35-paging", wrap: {
+            // No status line: its clock would change the screen.
+            "\(TmuxReach.tmux35) -L \(socket) -f /dev/null new-session '\($0)' \\; set -g status off"
+        })
+    }
 }
 
 /// The tmux versions the reach tests run under.
