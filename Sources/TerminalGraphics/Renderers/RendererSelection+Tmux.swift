@@ -19,8 +19,8 @@ extension RendererSelection {
                 kind: .sixel, tmuxPassthrough: true,
                 reason: "sixel forced inside \(tmux): wrapped for tmux passthrough (needs `set -g allow-passthrough on`)")
         }
-        let kittyLack = "\(tmux): kitty images through passthrough would be misplaced (no Unicode placeholders here); \(text)"
-        let itermLack = "\(tmux): iTerm2 images through passthrough would be misplaced; \(text)"
+        let kittyLack = "inside \(tmux): \(text); kitty images through passthrough would be misplaced"
+        let itermLack = "inside \(tmux): \(text); iTerm2 images through passthrough would be misplaced"
         if option == .kitty || option == .iterm2 {
             let lack = option == .kitty ? kittyLack : itermLack
             return RendererSelection(kind: text, tmuxPassthrough: false, reason: lack, limitation: lack)
@@ -28,10 +28,10 @@ extension RendererSelection {
         switch caps.graphics {
         case .kitty, .iterm2:
             let lack = caps.graphics == .kitty ? kittyLack : itermLack
-            return RendererSelection(kind: text, tmuxPassthrough: false, reason: "inside " + lack, limitation: lack)
+            return RendererSelection(kind: text, tmuxPassthrough: false, reason: lack, limitation: lack)
         case .sixel:
-            let lack = "\(tmux) draws no sixel (tmux ≥ 3.4 built with sixel does); \(text)"
-            return RendererSelection(kind: text, tmuxPassthrough: false, reason: "inside " + lack, limitation: lack)
+            let lack = "inside \(tmux): \(text); tmux draws no sixel before 3.4 (built with sixel)"
+            return RendererSelection(kind: text, tmuxPassthrough: false, reason: lack, limitation: lack)
         case .none:
             return RendererSelection(kind: text, tmuxPassthrough: false, reason: "inside \(tmux), no bitmap graphics: \(text)")
         }

@@ -76,7 +76,7 @@ import ImageCodecs
         #expect(caps.inTmux && caps.graphics == .sixel && !caps.tmuxSixel)
         let auto = RendererSelection.choose(for: caps)
         #expect(auto.kind == .halfBlock(.color256))
-        #expect(auto.limitation?.contains("no sixel") == true)
+        #expect(auto.limitation?.contains("no sixel before 3.4") == true)
         let forced = RendererSelection.choose(for: caps, option: .sixel)
         #expect(forced.kind == .sixel && forced.tmuxPassthrough)
         #expect(caps.report(option: .sixel).contains("tmux passthrough"))
