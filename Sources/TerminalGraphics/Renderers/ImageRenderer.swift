@@ -68,11 +68,14 @@ public struct RendererIdentity: Sendable, Hashable {
     public var transparent: Bool
     /// The bitmap size limit output is scaled to fit (sixel; XTSMGRAPHICS).
     public var graphicsLimit: PixelSize?
+    /// Whether sixel heights are kept to whole bands (sixel drawn by tmux).
+    public var wholeBands: Bool
 
     /// Creates an identity.
     public init(kind: RendererKind, background: RGBColor, tmuxPassthrough: Bool = false, transparent: Bool = false,
-                graphicsLimit: PixelSize? = nil) {
+                graphicsLimit: PixelSize? = nil, wholeBands: Bool = false) {
         self.graphicsLimit = graphicsLimit
+        self.wholeBands = wholeBands
         self.kind = kind
         self.background = background
         self.tmuxPassthrough = tmuxPassthrough

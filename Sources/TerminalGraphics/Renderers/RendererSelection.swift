@@ -33,6 +33,8 @@ public struct RendererSelection: Sendable, Hashable {
     public var limitation: String?
     /// The largest bitmap the terminal shows (XTSMGRAPHICS); sixel output is scaled to fit it.
     public var graphicsLimit: PixelSize?
+    /// Whether sixel heights are kept to whole bands (tmux draws the sixel: see `SixelRenderer.wholeBands`).
+    public var wholeBands = false
 
     /// Creates a selection.
     public init(kind: RendererKind, tmuxPassthrough: Bool, reason: String, limitation: String? = nil) {
@@ -46,7 +48,10 @@ public struct RendererSelection: Sendable, Hashable {
     /// Inside tmux see `chooseInTmux`.
     public static func choose(for caps: TerminalCapabilities, option: RendererOption = .auto) -> RendererSelection {
         var selection = chooseKind(for: caps, option: option)
-        if selection.kind == .sixel { selection.graphicsLimit = caps.graphicsLimit }
+        if selection.kind == .sixel {
+            selection.graphicsLimit = caps.graphicsLimit
+            selection.wholeBands = caps.tmuxSixel && !selection.tmuxPassthrough
+        }
         return selection
     }
 
@@ -83,7 +88,11 @@ public struct RendererSelection: Sendable, Hashable {
     /// A renderer configured for this selection.
     public func makeRenderer(background: RGBColor = .black) -> any ImageRenderer {
         switch kind {
-        case .sixel: SixelRenderer(background: background, tmuxPassthrough: tmuxPassthrough, graphicsLimit: graphicsLimit)
+        case .sixel: {
+            var sixel = SixelRenderer(background: background, tmuxPassthrough: tmuxPassthrough, graphicsLimit: graphicsLimit)
+            sixel.wholeBands = wholeBands
+            return sixel
+        }()
         case .kitty: KittyRenderer(background: background, tmuxPassthrough: tmuxPassthrough)
         case .iterm2: ITermRenderer(background: background)
         case .halfBlock(let depth): HalfBlockRenderer(colorDepth: depth, background: background)

@@ -78,7 +78,8 @@ struct TmuxReachGalleryTests {
     }
 
     /// tmux 3.5a's own sixel in xterm while paging and moving: once settled, the screen equals the one
-    /// after Ctrl-L (a full repaint).
+    /// after Ctrl-L (a full repaint); and tmux does not stretch the first (4:3) image into the caption
+    /// row (it stretches a sixel to the cells its banded height covers).
     @Test(.timeLimit(.minutes(4)),
           .enabled(if: TmuxReach.tmux35Installed, "tmux 3.5a is not installed (scripts/setup)"),
           .enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "xterm, Xvfb, xdotool or ImageMagick missing"))
@@ -86,7 +87,12 @@ struct TmuxReachGalleryTests {
         let socket = "sdg-reach-\(UUID().uuidString.prefix(8))"
         defer { _ = try? ChildProcess.run(TmuxReach.tmux35, ["-L", socket, "kill-server"], timeout: 10) }
         try await ScreenOracle.afterKeys(.xterm, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]],
-                                         label: "tmux35-paging", wrap: {
+                                         label: "tmux35-paging", inspect: { shot in
+            let out = try EndToEnd.run("/usr/bin/convert", [shot, "-fuzz", "10%", "-fill", "black", "+opaque", "#e01010", "-crop",
+                                                            "300x300+0+0", "+repage", "-trim", "-format", "%w %h", "info:"]).out
+            let size = out.split(separator: " ").compactMap { Double($0) }
+            #expect(size.count == 2 && abs(size[0] / size[1] - 4.0 / 3.0) < 0.04, "the 4:3 image shows as \(out)")
+        }, wrap: {
             // No status line: its clock would change the screen.
             "\(TmuxReach.tmux35) -L \(socket) -f /dev/null new-session '\($0)' \\; set -g status off"
         })
