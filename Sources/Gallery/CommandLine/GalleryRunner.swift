@@ -118,11 +118,21 @@ public enum GalleryRunner {
         model.prefetchScreens = 1
         let painter = components.makePainter(options, caps)
         screen.scrollsWithText = painter.scrollsWithText
+        screen.scrollsBackWithText = painter.scrollsBackWithText
+        screen.textOverwritesOnlyItsCells = painter.textOverwritesOnlyItsCells
         guard let app = try? GalleryApp(model: model, screen: screen, source: components.makeSource(options, inbox),
-                                        painter: painter, theme: screen.hasColors ? .colour : .monochrome,
+                                        painter: painter, theme: screen.hasColors ? .colour(on: caps?.backgroundColor) : .monochrome,
                                         inbox: inbox) else {
             screen.close()
             return 1
+        }
+        // Where text on an image's rows makes it be sent again (sixel), loading cells keep those rows quiet.
+        app.composer.quietImageRows = !painter.textOverwritesOnlyItsCells
+        // Sixel images live in the terminal's own record, which a desktop switch (unmap, map) can lose
+        // in part (xterm restored 8 of 32): the window gaining focus repaints everything.
+        if case .sixel = (painter as? RendererPainter)?.renderer.identity.kind {
+            screen.reportFocus()
+            app.repaintOnFocus = true
         }
         if badLines > 0 {
             app.status.message = "\(badLines) bad line\(badLines == 1 ? "" : "s") in the list"

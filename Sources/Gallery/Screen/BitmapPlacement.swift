@@ -13,18 +13,19 @@ public struct BitmapPlacement: Sendable, Hashable {
         self.rect = CellRect(column: column, row: row, columns: image.cells.columns, rows: image.cells.rows)
         self.image = image
         if let upload = image.upload {
-            // kitty: this cell's own placement of the uploaded image, and the delete of exactly it.
+            // kitty: this cell's own placement of the uploaded image (errors reported: the gallery reads
+            // them as input and counts them), and the delete of exactly it.
             let placement = KittyRenderer.placementID(column: column, row: row)
             let cells = image.cells
             if upload.tmuxPassthrough {
                 // tmux does not pass its cursor moves on before a passthrough: move the outer
                 // terminal's cursor inside the passthrough (the pane is taken to start at the window's
                 // top-left), saved and restored so tmux's own idea of the cursor stays right.
-                let place = KittyRenderer.placement(imageID: upload.id, placementID: placement, cells: cells)
+                let place = KittyRenderer.placement(imageID: upload.id, placementID: placement, cells: cells, reportErrors: true)
                 self.image.bytes = TmuxPassthrough.wrap(
                     Array("\u{1B}7\u{1B}[\(row + 1);\(column + 1)H".utf8) + place + Array("\u{1B}8".utf8))
             } else {
-                self.image.bytes = KittyRenderer.placement(imageID: upload.id, placementID: placement, cells: cells)
+                self.image.bytes = KittyRenderer.placement(imageID: upload.id, placementID: placement, cells: cells, reportErrors: true)
             }
             self.image.erase = KittyRenderer.delete(
                 imageID: upload.id, placementID: placement, tmuxPassthrough: upload.tmuxPassthrough)

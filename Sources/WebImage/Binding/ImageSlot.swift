@@ -65,14 +65,29 @@ public final class ImageSlot: @unchecked Sendable {  // state touched only on `e
             return
         }
         let executor = self.executor
+        // Progress and partial images are coalesced: at most one of each is on its way to the UI
+        // thread per load, carrying the newest (a body of 1-byte chunks once queued millions).
+        let newestProgress = NewestOnly<(Int64, Int64)>()
         let progress: DownloadProgressHandler = { [weak self] received, expected, _ in
+            guard newestProgress.offer((received, expected)) else { return }
             executor.run { [weak self] in
+                guard let (received, expected) = newestProgress.take() else { return }
                 guard let self, self.generations[operationKey] == current else { return }
                 self.onProgress?(received, expected)
             }
         }
         completions[operationKey] = completed
+        let newestPartial = NewestOnly<ImageLoadResult>()
         let operation = manager.loadImage(with: url, options: options, context: context, progress: progress) { [weak self] result in
+            if !result.isFinished && result.error == nil && !result.isRevalidating && !result.isNotModified {
+                guard newestPartial.offer(result) else { return }
+                executor.run { [weak self] in
+                    guard let partial = newestPartial.take() else { return }
+                    guard let self, self.generations[operationKey] == current else { return }
+                    self.handle(partial, placeholder: placeholder, options: options, key: operationKey)
+                }
+                return
+            }
             executor.run { [weak self] in
                 guard let self, self.generations[operationKey] == current else { return }
                 self.handle(result, placeholder: placeholder, options: options, key: operationKey)
