@@ -137,10 +137,9 @@ public enum GalleryRunner {
         if badLines > 0 {
             app.status.message = "\(badLines) bad line\(badLines == 1 ? "" : "s") in the list"
         }
-        if let caps, caps.inTmux, caps.graphics != .none {
-            // Inside tmux without passthrough the outer terminal's graphics go unused: say why, once.
-            let selection = RendererSelection.choose(for: caps, option: options.renderer)
-            if !selection.tmuxPassthrough { app.status.message = selection.reason }
+        if let caps, let limitation = RendererSelection.choose(for: caps, option: options.renderer).limitation {
+            // The terminal (tmux) forced a lesser renderer than the outer terminal could show: say why, once.
+            app.status.message = limitation
         }
         if let note = components.startupNote(options) { app.status.message = note }
         app.statusRefresh = components.statusRefresh
@@ -182,6 +181,9 @@ public enum GalleryRunner {
         if !terminal && sheetOptions.renderer == .auto { sheetOptions.renderer = depth == .mono ? .ascii : .halfBlock }
         if let depth { sheetOptions.colors = depth }
         sheet.painter = components.makePainter(sheetOptions, caps?.applying(sheetOptions))
+        if let caps, let limitation = RendererSelection.choose(for: caps, option: sheetOptions.renderer).limitation {
+            stderr("sdgallery: \(limitation)\n")
+        }
         let started = GalleryApp.now()
         let failures = sheet.render(list.entries, load: components.loadForPrint, write: stdout)
         components.finishWrites()

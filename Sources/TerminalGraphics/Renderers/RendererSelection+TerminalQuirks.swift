@@ -19,8 +19,8 @@ extension RendererSelection {
     /// so there every image on a changed row is sent again.
     public func textOverwritesOnlyItsCells(terminal name: String?) -> Bool {
         switch kind {
-        case .halfBlock, .ascii, .kitty: return true
-        case .sixel: return false
+        case .halfBlock, .quadrant, .sextant, .ascii, .kitty: return true
+        case .sixel, .iterm2: return false  // iTerm2 images: not measured, treated as sixel
         }
     }
 }
