@@ -29,6 +29,7 @@ extension GalleryApp {
         case .moreItems(let index):
             model.appendItems(index)
             dirty = true
+        case .filterResults(let results): receive(results)
         case .inputEnded:
             status.readingInput = false
             dirty = true
