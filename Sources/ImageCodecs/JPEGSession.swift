@@ -136,6 +136,20 @@ final class JPEGSession {
         return status
     }
 
+    /// A progressive file whose target is at most 1/8 of it per axis, once every component's first
+    /// DC scan has arrived: the 1/8-scale image, which has every pixel the target needs (a DCT
+    /// decode at 1/8 uses only DC coefficients), as final. Nil before, or when more is needed.
+    func sufficientImage() -> Image? {
+        if pending > 0 { advance() }
+        guard buffered, error == nil, let geometry, geometry.jpegScaleDenominator == 8 else { return nil }
+        let dcScan = Int(sdg_jpeg_dc_scan(handle))
+        let scans = Int(sdg_jpeg_completed_scans(handle))
+        guard dcScan > 0, scans >= dcScan else { return nil }
+        if scans > shownScans, render(scan: scans) < Int32(SDG_JPEG_OK) { return nil }
+        lastPartial = snapshot()
+        return lastPartial
+    }
+
     /// All bytes are in: the final image, or the error (`.truncated` when the data ended early).
     func finish() throws -> Image {
         finishing = true

@@ -41,6 +41,11 @@ final class SniffingDecoder: IncrementalDecoding {
         }
     }
 
+    func sufficientImage() -> Image? {
+        if case .jpeg(let session) = stage { return session.sufficientImage() }
+        return nil
+    }
+
     func finish() throws -> Image {
         if case .sniffing(let head) = stage { start(with: head) }
         switch stage {

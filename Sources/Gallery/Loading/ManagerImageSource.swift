@@ -64,7 +64,7 @@ public final class ManagerImageSource: CellImageSource {
         deferredPrefetches.removeAll { $0.url == item.entry.location.url && $0.request.target == targetSize }
         var loadOptions = baseOptions.union(.highPriority)
         if options.contains(.progressive) { loadOptions.insert(.progressiveLoad) }
-        if options.contains(.refresh) { loadOptions.insert(.refreshCached) }
+        if options.contains(.refresh) { loadOptions.insert(.refreshCached) } else { loadOptions.insert(.stopWhenSufficient) }
         imageSlot.onProgress = { received, expected in
             onUpdate(.progress(received: received, expected: expected > 0 ? expected : nil))
         }

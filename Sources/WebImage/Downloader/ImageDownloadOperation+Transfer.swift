@@ -46,13 +46,14 @@ extension ImageDownloadOperation {
         setup.statistics.noteBytes(chunk.count)
         let interval = setup.progressiveInterval
         let progressive = isProgressive
-        let work = state.withLock { state -> (progress: [DownloadHandler], partial: Data?, offset: Int64)? in
+        let work = state.withLock { state -> (progress: [DownloadHandler], partial: Data?, render: Bool, offset: Int64)? in
             guard state.phase == .running else { return nil }
             if state.data.isEmpty, expected > 0 {
                 state.data.reserveCapacity(Int(min(expected, max(setup.maxResponseBytes, Int64(chunk.count)))))
             }
             state.data.append(chunk)
             var partial: Data?
+            var render = false
             if progressive, state.rendersPartially == nil, state.data.count >= 16 {
                 state.rendersPartially = setup.decoding.rendersPartially(state.data)
                 if state.rendersPartially == false { state.undecoded = Data() }
@@ -61,15 +62,19 @@ extension ImageDownloadOperation {
                 state.undecoded.append(chunk)
                 let now = ContinuousClock.now
                 let due = state.lastPartial.map { now - $0 >= interval } ?? true
-                if !state.partialInFlight && due {
+                // A transfer that may stop once the image is final at its size feeds the decoder
+                // every chunk (rendering a partial only at the interval), so it stops on time.
+                let eager = state.handlers.values.contains { $0.stopsWhenSufficient }
+                if !state.partialInFlight && (due || eager) {
                     state.partialInFlight = true
-                    state.lastPartial = now
+                    if due { state.lastPartial = now }
+                    render = due
                     partial = state.undecoded
                     state.undecoded = Data()
                 }
             }
             let progress = state.order.compactMap { state.handlers[$0] }.filter { $0.progress != nil }
-            return (progress, partial, state.offset)
+            return (progress, partial, render, state.offset)
         }
         guard let work else { return }
         let url = self.url
@@ -82,15 +87,17 @@ extension ImageDownloadOperation {
             }
         }
         if let bytes = work.partial {
-            lane.async { [self] in decodePartial(appending: bytes) }
+            let render = work.render
+            lane.async { [self] in decodePartial(appending: bytes, render: render) }
         }
     }
 
-    /// Lane: feed the incremental decoder and deliver a partial image to every handler.
-    private func decodePartial(appending bytes: Data) {
+    /// Lane: feed the incremental decoder and (`render`) deliver a partial image to every handler.
+    private func decodePartial(appending bytes: Data, render: Bool) {
         let decoder = incrementalDecoder()
         decoder.append(bytes)
-        let image = decoder.partialImage()
+        if stopIfSufficient(decoder) { return }
+        let image = render ? decoder.partialImage() : nil
         let snapshot = state.withLock { state -> (Data, DownloadResponse?, Bool) in
             state.partialInFlight = false
             return (state.data, state.response, state.phase == .running)
@@ -102,7 +109,7 @@ extension ImageDownloadOperation {
         }
     }
 
-    private func incrementalDecoder() -> any IncrementalDecoding {
+    func incrementalDecoder() -> any IncrementalDecoding {
         if let decoder = decoderBox.decoder { return decoder }
         let decoder = setup.decoding.makeIncrementalDecoder(setup.context.decodeOptions)
         decoderBox.decoder = decoder

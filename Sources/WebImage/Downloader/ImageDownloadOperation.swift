@@ -166,7 +166,7 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
     }
 
     /// A cancelled transfer's body worth resuming (its bytes leave `state`).
-    private static func takePartial(_ state: inout State) -> PartialDownload? {
+    static func takePartial(_ state: inout State) -> PartialDownload? {
         guard state.transfer != nil, let partial = PartialDownload(data: state.data, response: state.response) else { return nil }
         state.data = Data()
         state.undecoded = Data()

@@ -1,0 +1,83 @@
+import Foundation
+import ImageCodecs
+import Testing
+import TestSupport
+@testable import WebImage
+
+/// `.stopWhenSufficient`: a progressive JPEG for a cell at most 1/8 of it stops once its DC scans
+/// arrived (the cell's pixels are known), keeps the partial, and the full view resumes it with
+/// `Range`, byte-identical. Against the real loopback server, which counts each request's bytes.
+@Suite struct SufficientDownloadTests {
+    /// A progressive JPEG (libjpeg's default script: one DC scan of all three components first)
+    /// of `width`×`height` noisy pixels, made by `cjpeg`.
+    static func progressiveJPEG(width: Int, height: Int) async throws -> Data {
+        let dir = try Fixtures.temporaryDirectory("progressive")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var ppm = Data("P6\n\(width) \(height)\n255\n".utf8)
+        var seed: UInt32 = 12345
+        ppm.reserveCapacity(width * height * 3 + 20)
+        for y in 0..<height {
+            for x in 0..<width {
+                seed = seed &* 1_103_515_245 &+ 12345
+                let noise = UInt8(truncatingIfNeeded: seed >> 24) / 4
+                ppm.append(contentsOf: [UInt8(truncatingIfNeeded: x / 5) &+ noise, UInt8(truncatingIfNeeded: y / 4) &+ noise, 128 &+ noise])
+            }
+        }
+        let input = dir.appendingPathComponent("in.ppm"), output = dir.appendingPathComponent("out.jpg")
+        try ppm.write(to: input)
+        _ = try await Blocking.run {
+            try ChildProcess.run("/bin/sh", ["-c", "cjpeg -progressive -quality 92 '\(input.path)' > '\(output.path)'"], timeout: 60)
+        }
+        return try Data(contentsOf: output)
+    }
+
+    /// Where the first scan (the DC scan) ends: the offset of the second SOS marker.
+    static func endOfFirstScan(_ jpeg: Data) -> Int {
+        let bytes = [UInt8](jpeg)
+        var found = 0
+        for i in 0..<(bytes.count - 1) where bytes[i] == 0xFF && bytes[i + 1] == 0xDA {
+            found += 1
+            if found == 2 { return i }
+        }
+        return bytes.count
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg"), "needs cjpeg (libjpeg-turbo-progs)"))
+    func aProgressiveCellStopsAfterItsDCScanAndTheFullViewResumesWithRange() async throws {
+        let body = try await Self.progressiveJPEG(width: 1024, height: 768)
+        let dcEnd = Self.endOfFirstScan(body)
+        let kit = try await ManagerTestKit.make()
+        var stub = StubResponse.ok(body, contentType: "image/jpeg")
+        stub.etag = "\"j1\""
+        stub.bytesPerSecond = 1_000_000
+        kit.server.route("/p.jpg", stub)
+        let url = kit.server.url("/p.jpg")
+
+        // The cell: 120×90 is at most 1/8 of 1024×768 per axis.
+        let cell = await kit.manager.results(url, options: [.progressiveLoad, .stopWhenSufficient],
+                                             context: ImageLoadContext(targetSize: PixelSize(width: 120, height: 90)))
+        let final = try #require(cell.last)
+        #expect(final.isFinished && final.error == nil)
+        #expect(final.image?.size == PixelSize(width: 120, height: 90))
+        _ = await kit.server.waitUntil { $0.first { $0.path == "/p.jpg" }.map { $0.finished || $0.clientDisconnectedEarly } == true }
+        let first = try #require(kit.server.requests(to: "/p.jpg").first)
+        print("progressive \(body.count) B, DC scan ends at \(dcEnd), the cell's request sent \(first.bytesSent) B")
+        #expect(first.bytesSent < dcEnd + 65_536 && first.bytesSent < body.count / 4,
+                "sent \(first.bytesSent) of \(body.count) (DC scan ends at \(dcEnd))")
+        #expect(kit.manager.downloader.partials.urls == [url])
+        kit.manager.cache.waitUntilIdle()
+        #expect(kit.manager.cache.disk?.entry(forKey: kit.manager.cacheKey(for: url)) == nil)  // not the original
+
+        // The full view: resumes the kept bytes with Range and gets the whole original.
+        kit.server.route("/p.jpg", { var whole = StubResponse.ok(body, contentType: "image/jpeg"); whole.etag = "\"j1\""; return whole }())
+        let full = await kit.manager.results(url, options: [.progressiveLoad], context: ImageLoadContext(targetSize: PixelSize(width: 1024, height: 768)))
+        #expect(full.last?.data == body)
+        #expect(full.last?.image?.size == PixelSize(width: 1024, height: 768))
+        let resumed = kit.server.requests(to: "/p.jpg").last
+        #expect(resumed?.header("Range")?.hasPrefix("bytes=") == true && resumed?.header("Range") != "bytes=0-")
+        #expect(resumed?.status == 206)
+        kit.manager.cache.waitUntilIdle()
+        #expect(kit.manager.cache.disk?.entry(forKey: kit.manager.cacheKey(for: url))?.data == body)
+        await kit.tearDown()
+    }
+}
