@@ -22,8 +22,8 @@ public protocol IncrementalDecoding: AnyObject {
     /// Throws `DecodeError` (e.g. `.truncated` when the data ended early).
     func finish() throws -> Image
     /// An image from the bytes so far that is already final at the target size (a progressive
-    /// JPEG's DC scans when the target is at most 1/8 of it per axis): nothing later would add a
-    /// pixel the target shows. Nil when more bytes are needed.
+    /// JPEG's DC scans, an Adam7 PNG's first pass, when the target is at most 1/8 of the image per
+    /// axis): nothing later would add a pixel the target shows. Nil when more bytes are needed.
     func sufficientImage() -> Image?
 }
 

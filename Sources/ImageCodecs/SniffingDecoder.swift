@@ -42,8 +42,11 @@ final class SniffingDecoder: IncrementalDecoding {
     }
 
     func sufficientImage() -> Image? {
-        if case .jpeg(let session) = stage { return session.sufficientImage() }
-        return nil
+        switch stage {
+        case .jpeg(let session): return session.sufficientImage()
+        case .png(let session): return session.sufficientImage()
+        default: return nil
+        }
     }
 
     func finish() throws -> Image {

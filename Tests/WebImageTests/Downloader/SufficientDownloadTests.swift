@@ -80,4 +80,42 @@ import TestSupport
         #expect(kit.manager.cache.disk?.entry(forKey: kit.manager.cacheKey(for: url))?.data == body)
         await kit.tearDown()
     }
+
+    /// An Adam7 PNG for a cell at most 1/8 of it stops after its first pass (one pixel of every
+    /// 8×8 block, 1/64 of the pixels): the cell shows exactly those pixels; the full view resumes.
+    @Test func anAdam7PNGCellStopsAfterItsFirstPass() async throws {
+        let side = 512
+        var pixels = [UInt8](repeating: 255, count: side * side * 4)
+        for y in 0..<side {
+            for x in 0..<side {
+                let i = (y * side + x) * 4
+                pixels[i] = UInt8(truncatingIfNeeded: x); pixels[i + 1] = UInt8(truncatingIfNeeded: y); pixels[i + 2] = UInt8(truncatingIfNeeded: x ^ y)
+            }
+        }
+        let body = TestPNG.adam7(width: side, height: side, rgba: pixels)
+        let kit = try await ManagerTestKit.make()
+        var stub = StubResponse.ok(body, contentType: "image/png")
+        stub.etag = "\"a1\""
+        stub.bytesPerSecond = 2_000_000
+        kit.server.route("/a.png", stub)
+        let url = kit.server.url("/a.png")
+        let cell = await kit.manager.results(url, options: [.progressiveLoad, .stopWhenSufficient],
+                                             context: ImageLoadContext(targetSize: PixelSize(width: 64, height: 64)))
+        let image = try #require(cell.last?.image)
+        #expect(cell.last?.isFinished == true && image.size == PixelSize(width: 64, height: 64))
+        // Cell pixel (i, j) is the image's pixel (8i, 8j): the first pass's.
+        #expect(image.pixel(x: 5, y: 9) == (40, 72, 40 ^ 72, 255))
+        _ = await kit.server.waitUntil { $0.first { $0.path == "/a.png" }.map { $0.finished || $0.clientDisconnectedEarly } == true }
+        let first = try #require(kit.server.requests(to: "/a.png").first)
+        print("adam7 \(body.count) B, the cell's request sent \(first.bytesSent) B")
+        #expect(first.bytesSent < body.count / 8, "sent \(first.bytesSent) of \(body.count)")
+        #expect(kit.manager.downloader.partials.urls == [url])
+
+        kit.server.route("/a.png", { var whole = StubResponse.ok(body, contentType: "image/png"); whole.etag = "\"a1\""; return whole }())
+        let full = await kit.manager.results(url, options: [.progressiveLoad], context: ImageLoadContext(targetSize: PixelSize(width: side, height: side)))
+        #expect(full.last?.data == body)
+        #expect(full.last?.image.map { $0.pixel(x: 3, y: 5) == (3, 5, 6, 255) } == true)
+        #expect(kit.server.requests(to: "/a.png").last?.status == 206)
+        await kit.tearDown()
+    }
 }
