@@ -43,7 +43,7 @@ final class SniffingDecoder: IncrementalDecoding {
 
     func sufficientImage() -> Image? {
         switch stage {
-        case .jpeg(let session): return session.sufficientImage()
+        case .jpeg(let session): return session.exifThumbnailImage() ?? session.sufficientImage()
         case .png(let session): return session.sufficientImage()
         default: return nil
         }

@@ -14,6 +14,11 @@ extension ImageDownloadOperation {
         let seen = state.withLock { state -> DownloadResponse? in
             guard state.phase == .running else { return nil }
             var response = response
+            guard Self.readProbeAnswer(&response, state: &state) else {
+                abandoned = state.transfer
+                Self.resetAttempt(&state)
+                return nil
+            }
             if let partial = state.resuming {
                 state.resuming = nil
                 if response.statusCode == 206, !partial.isContinued(by: response) {
@@ -122,6 +127,7 @@ extension ImageDownloadOperation {
     /// bodies faster than the lanes decode them (hundreds of MB over loopback).
     func didComplete(_ result: Result<DownloadResponse, DownloadError>) {
         if case .failure(let error) = result, retryIfTransient(error) { return }
+        if case .success = result, continueAfterProbe() { return }
         let outcome = state.withLock { state -> (data: Data, rest: Data, incremental: Bool, response: DownloadResponse?)? in
             guard state.phase == .running else { return nil }
             state.phase = .finished

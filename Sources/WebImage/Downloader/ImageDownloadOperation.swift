@@ -30,6 +30,9 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         var resuming: PartialDownload?
         /// Bytes of `data` that came from a partial body (0 when not resumed).
         var offset: Int64 = 0
+        /// Whether the running transfer is a head probe (`+HeadProbe`), and whether one was sent.
+        var probing = false
+        var probed = false
         /// The handler whose callback is running now (on `lane`), and that thread.
         var delivering: (id: UInt64, thread: pthread_t)?
     }
@@ -118,13 +121,17 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
 
     /// Sends the request (with `Range` / `If-Range` for `partial`) unless cancelled meanwhile, when
     /// the partial is kept again.
-    private func launch(resuming partial: PartialDownload?) {
+    func launch(resuming partial: PartialDownload?) {
         let transfer = state.withLock { state -> CurlTransfer? in
             guard state.phase == .running, state.transfer == nil else { return nil }
             var request = setup.curlRequest
             if let partial {
                 state.resuming = partial
                 request.headers += partial.requestHeaders
+            } else if wantsHeadProbe(state) {
+                state.probed = true
+                state.probing = true
+                request.headers += [("Range", "bytes=0-\(Self.headProbeLength - 1)"), ("Accept-Encoding", "identity")]
             }
             let transfer = CurlTransfer(request: request, delegate: TransferRelay(operation: self))
             state.transfer = transfer

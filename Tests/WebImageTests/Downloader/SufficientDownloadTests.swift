@@ -11,6 +11,14 @@ import TestSupport
     /// A progressive JPEG (libjpeg's default script: one DC scan of all three components first)
     /// of `width`×`height` noisy pixels, made by `cjpeg`.
     static func progressiveJPEG(width: Int, height: Int) async throws -> Data {
+        try await jpeg(width: width, height: height, flags: "-progressive")
+    }
+
+    /// A JPEG of `width`×`height` noisy pixels (`flags` for cjpeg; `colour` picks the pixels:
+    /// (x, y, noise) → RGB), made by `cjpeg`.
+    static func jpeg(width: Int, height: Int, flags: String,
+                     colour: (Int, Int, UInt8) -> [UInt8] = { x, y, noise in
+                         [UInt8(truncatingIfNeeded: x / 5) &+ noise, UInt8(truncatingIfNeeded: y / 4) &+ noise, 128 &+ noise] }) async throws -> Data {
         let dir = try Fixtures.temporaryDirectory("progressive")
         defer { try? FileManager.default.removeItem(at: dir) }
         var ppm = Data("P6\n\(width) \(height)\n255\n".utf8)
@@ -20,13 +28,13 @@ import TestSupport
             for x in 0..<width {
                 seed = seed &* 1_103_515_245 &+ 12345
                 let noise = UInt8(truncatingIfNeeded: seed >> 24) / 4
-                ppm.append(contentsOf: [UInt8(truncatingIfNeeded: x / 5) &+ noise, UInt8(truncatingIfNeeded: y / 4) &+ noise, 128 &+ noise])
+                ppm.append(contentsOf: colour(x, y, noise))
             }
         }
         let input = dir.appendingPathComponent("in.ppm"), output = dir.appendingPathComponent("out.jpg")
         try ppm.write(to: input)
         _ = try await Blocking.run {
-            try ChildProcess.run("/bin/sh", ["-c", "cjpeg -progressive -quality 92 '\(input.path)' > '\(output.path)'"], timeout: 60)
+            try ChildProcess.run("/bin/sh", ["-c", "cjpeg \(flags) -quality 92 '\(input.path)' > '\(output.path)'"], timeout: 60)
         }
         return try Data(contentsOf: output)
     }

@@ -1,0 +1,72 @@
+import Foundation
+
+/// A JPEG for a small cell asks for its first 64 KB first (`Range: bytes=0-65535`): its EXIF
+/// thumbnail, when it has every pixel the cell shows, is the cell's image and the transfer stops
+/// there (`stopIfSufficient`). Otherwise the same operation continues from byte 65536 with
+/// `If-Range` (the kept-partial path), so the whole file costs one extra request, not a byte more.
+/// A server that ignores `Range` sends the whole file (a 200), which is then read as usual.
+extension ImageDownloadOperation {
+    /// Bytes the head probe asks for.
+    static let headProbeLength = 65_536
+
+    /// Whether this transfer should be a head probe: the first attempt, not a revalidation, a URL
+    /// naming a JPEG, and every handler taking an image final at a target size.
+    func wantsHeadProbe(_ state: State) -> Bool {
+        guard !state.probed, !setup.isConditional, ["jpg", "jpeg"].contains(url.pathExtension.lowercased()) else { return false }
+        let handlers = state.handlers.values
+        return !handlers.isEmpty && handlers.allSatisfy { $0.stopsWhenSufficient && $0.decodeOptions.targetSize != nil }
+    }
+
+    /// The probe's answer: a 206 of the head (`bytes 0-N/total`) reads as the start of the whole
+    /// 200 (`Content-Length: total`); a 200 means the server ignored `Range`. False: an answer that
+    /// cannot be read so (the attempt is abandoned and the plain request sent).
+    static func readProbeAnswer(_ response: inout DownloadResponse, state: inout State) -> Bool {
+        guard state.probing else { return true }
+        guard response.statusCode == 206 else {
+            state.probing = false
+            return true
+        }
+        guard response.headers["content-encoding"] == nil,
+              let range = response.headers["content-range"]?.trimmingCharacters(in: .whitespaces),
+              range.hasPrefix("bytes 0-"), let slash = range.lastIndex(of: "/"),
+              let total = Int(range[range.index(after: slash)...]), total > 0,
+              range == "bytes 0-\(min(headProbeLength, total) - 1)/\(total)" else {
+            state.probing = false
+            return false
+        }
+        response.statusCode = 200
+        response.headers["content-range"] = nil
+        response.headers["content-length"] = String(total)
+        return true
+    }
+
+    /// Network thread, the probe's body ended: on the lane, the decoder gets the head's last bytes
+    /// and decides (`stopIfSufficient`); when the head is not enough, the operation continues from
+    /// where it stopped (`Range` + `If-Range`; without a validator, the plain request). False when
+    /// this was no unfinished probe.
+    func continueAfterProbe() -> Bool {
+        let rest = state.withLock { state -> Data? in
+            guard state.phase == .running, state.probing else { return nil }
+            state.probing = false
+            guard let length = state.response?.headers["content-length"].flatMap({ Int($0) }), state.data.count < length else { return nil }
+            defer { state.undecoded = Data() }
+            return state.undecoded
+        }
+        guard let rest else { return false }
+        lane.async { [self] in
+            let decoder = incrementalDecoder()
+            decoder.append(rest)
+            if stopIfSufficient(decoder) { return }
+            let next = state.withLock { state -> PartialDownload?? in
+                guard state.phase == .running else { return nil }
+                let partial = PartialDownload(data: state.data, response: state.response)
+                Self.resetAttempt(&state)
+                return .some(partial)
+            }
+            guard let next else { return }
+            decoderBox.decoder = nil  // the continuation feeds it from byte 0
+            if let partial = next { launch(resuming: partial) } else { restartTransfer() }
+        }
+        return true
+    }
+}
