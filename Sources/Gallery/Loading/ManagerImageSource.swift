@@ -42,7 +42,9 @@ public final class ManagerImageSource: CellImageSource {
                 counters: LoadCounters = LoadCounters()) {
         self.manager = manager
         self.executor = InboxExecutor(inbox: inbox)
-        self.prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: 2, options: options)
+        // Prefetches warm the cache at the cells' sizes: they stop once those pixels are known, too.
+        self.prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: 2,
+                                          options: options.union(options.contains(.refreshCached) ? [] : [.progressiveLoad, .stopWhenSufficient]))
         self.baseOptions = options
         self.counters = counters
     }
