@@ -2,12 +2,15 @@ import Foundation
 
 /// A JPEG for a small cell asks for its first 64 KB first (`Range: bytes=0-65535`): its EXIF
 /// thumbnail, when it has every pixel the cell shows, is the cell's image and the transfer stops
-/// there (`stopIfSufficient`). Otherwise the same operation continues from byte 65536 with
-/// `If-Range` (the kept-partial path), so the whole file costs one extra request, not a byte more.
+/// there (`stopIfSufficient`). Otherwise the same operation continues with `If-Range` (the
+/// kept-partial path) up to 512 KB — a progressive file's DC scans, decided the same way once they
+/// are in, however fast the link (streaming, the whole body can arrive before the decoder looks) —
+/// and then to the end: at most two extra requests, not a byte more.
 /// A server that ignores `Range` sends the whole file (a 200), which is then read as usual.
 extension ImageDownloadOperation {
-    /// Bytes the head probe asks for.
+    /// Bytes the head probe asks for, and where the second window ends.
     static let headProbeLength = 65_536
+    static let secondWindowEnd: Int64 = 524_288
 
     /// Whether this transfer should be a head probe: the first attempt, not a revalidation, a URL
     /// naming a JPEG, and every handler taking an image final at a target size.
@@ -21,7 +24,7 @@ extension ImageDownloadOperation {
     /// 200 (`Content-Length: total`); a 200 means the server ignored `Range`. False: an answer that
     /// cannot be read so (the attempt is abandoned and the plain request sent).
     static func readProbeAnswer(_ response: inout DownloadResponse, state: inout State) -> Bool {
-        guard state.probing else { return true }
+        guard state.probing, state.resuming == nil else { return true }
         guard response.statusCode == 206 else {
             state.probing = false
             return true
@@ -65,7 +68,9 @@ extension ImageDownloadOperation {
             }
             guard let next else { return }
             decoderBox.decoder = nil  // the continuation feeds it from byte 0
-            if let partial = next { launch(resuming: partial) } else { restartTransfer() }
+            guard let partial = next else { return restartTransfer() }
+            let windowed = Int64(partial.data.count) < Self.secondWindowEnd && partial.totalLength > Self.secondWindowEnd
+            launch(resuming: partial, through: windowed ? Self.secondWindowEnd : nil)
         }
         return true
     }

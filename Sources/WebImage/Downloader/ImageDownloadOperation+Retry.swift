@@ -36,6 +36,8 @@ extension ImageDownloadOperation {
         state.data = Data()
         state.offset = 0
         state.resuming = nil
+        state.probing = false
+        state.probeEnd = nil
         state.undecoded = Data()
         state.rendersPartially = nil
         state.partialInFlight = false

@@ -21,12 +21,15 @@ extension ImageDownloadOperation {
             }
             if let partial = state.resuming {
                 state.resuming = nil
-                if response.statusCode == 206, !partial.isContinued(by: response) {
+                let window = state.probing ? state.probeEnd : nil
+                let continued = window.map { partial.isContinued(by: response, through: $0) } ?? partial.isContinued(by: response)
+                if !continued { state.probing = false }  // a 200 (the whole body) or a 206 abandoned below
+                if response.statusCode == 206, !continued {
                     abandoned = state.transfer
                     Self.resetAttempt(&state)
                     return nil
                 }
-                if partial.isContinued(by: response) {
+                if continued {
                     state.data = partial.data
                     state.undecoded = partial.data
                     state.offset = Int64(partial.data.count)

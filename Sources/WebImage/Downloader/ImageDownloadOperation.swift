@@ -30,8 +30,10 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         var resuming: PartialDownload?
         /// Bytes of `data` that came from a partial body (0 when not resumed).
         var offset: Int64 = 0
-        /// Whether the running transfer is a head probe (`+HeadProbe`), and whether one was sent.
+        /// Whether the running transfer asks for a window of the body only (`+HeadProbe`), where the
+        /// window ends (exclusive; nil for the head), and whether a head probe was sent.
         var probing = false
+        var probeEnd: Int64?
         var probed = false
         /// The handler whose callback is running now (on `lane`), and that thread.
         var delivering: (id: UInt64, thread: pthread_t)?
@@ -121,13 +123,15 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
 
     /// Sends the request (with `Range` / `If-Range` for `partial`) unless cancelled meanwhile, when
     /// the partial is kept again.
-    func launch(resuming partial: PartialDownload?) {
+    func launch(resuming partial: PartialDownload?, through end: Int64? = nil) {
         let transfer = state.withLock { state -> CurlTransfer? in
             guard state.phase == .running, state.transfer == nil else { return nil }
             var request = setup.curlRequest
             if let partial {
                 state.resuming = partial
-                request.headers += partial.requestHeaders
+                state.probing = end != nil
+                state.probeEnd = end
+                request.headers += partial.requestHeaders(through: end)
             } else if wantsHeadProbe(state) {
                 state.probed = true
                 state.probing = true

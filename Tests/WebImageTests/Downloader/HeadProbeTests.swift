@@ -67,7 +67,7 @@ struct HeadProbeTests {
         await kit.tearDown()
     }
 
-    @Test func aJPEGWhoseThumbnailIsTooSmallContinuesTheSameOperationFrom65536() async throws {
+    @Test func aJPEGWhoseThumbnailIsTooSmallContinuesTheSameOperationFrom65536InTwoWindows() async throws {
         let body = try await Self.cameraJPEG(orientation: 1)
         let kit = try await ManagerTestKit.make()
         Self.serve(kit, "/big.jpg", body)
@@ -77,7 +77,8 @@ struct HeadProbeTests {
         #expect(result.data == body)
         let requests = kit.server.requests(to: "/big.jpg")
         print("no thumbnail use: requests \(requests.map { "\($0.header("Range") ?? "-") → \($0.status), \($0.bytesSent) B" })")
-        #expect(requests.map { $0.header("Range") } == ["bytes=0-65535", "bytes=65536-"])
+        #expect(requests.map { $0.header("Range") } == ["bytes=0-65535", "bytes=65536-524287", "bytes=524288-"])
+        #expect(requests.map(\.status) == [206, 206, 206])
         #expect(requests.last?.header("If-Range") == "\"e1\"" && requests.last?.status == 206)
         #expect(requests.map(\.bytesSent).reduce(0, +) == body.count)
         // Another aspect: the thumbnail is not used either.
@@ -99,6 +100,23 @@ struct HeadProbeTests {
         let large = try #require(await Self.cell(kit, "/norange2.jpg", PixelSize(width: 400, height: 300)))
         #expect(large.data == body && large.image?.size == PixelSize(width: 400, height: 300))
         #expect(kit.server.requests(to: "/norange2.jpg").map(\.status) == [200])
+        await kit.tearDown()
+    }
+
+    /// However fast the link (unthrottled loopback: a streamed body would be all in before the
+    /// decoder looks), a progressive JPEG cell stops at the window holding its DC scans.
+    @Test func anUnthrottledProgressiveJPEGStopsAtTheWindowWithItsDCScans() async throws {
+        let body = try await SufficientDownloadTests.progressiveJPEG(width: 3200, height: 2400)
+        let dcEnd = SufficientDownloadTests.endOfFirstScan(body)
+        let kit = try await ManagerTestKit.make()
+        Self.serve(kit, "/prog.jpg", body)
+        let result = try #require(await Self.cell(kit, "/prog.jpg", PixelSize(width: 400, height: 300)))
+        #expect(result.isFinished && result.image?.size == PixelSize(width: 400, height: 300))
+        let requests = kit.server.requests(to: "/prog.jpg")
+        let sent = requests.map(\.bytesSent).reduce(0, +)
+        print("progressive \(body.count) B, DC scan ends at \(dcEnd): requests \(requests.map { "\($0.header("Range") ?? "-") → \($0.status), \($0.bytesSent) B" })")
+        #expect(dcEnd < 524_288 && sent <= 524_288 && sent < body.count / 2, "sent \(sent) of \(body.count)")
+        #expect(kit.manager.downloader.partials.urls == [kit.server.url("/prog.jpg")])
         await kit.tearDown()
     }
 }

@@ -39,6 +39,14 @@ import TestSupport
         return try Data(contentsOf: output)
     }
 
+    /// A load's results until its final one (partial renders come first with `.progressiveLoad`).
+    static func load(_ kit: ManagerTestKit, _ url: URL, options: ImageManagerOptions, size: PixelSize) async -> [ImageLoadResult] {
+        let results = LoadRecorder()
+        kit.manager.loadImage(with: url, options: options, context: ImageLoadContext(targetSize: size)) { results.record($0) }
+        _ = await results.wait { $0.contains { $0.isFinished } }
+        return results.all
+    }
+
     /// Where the first scan (the DC scan) ends: the offset of the second SOS marker.
     static func endOfFirstScan(_ jpeg: Data) -> Int {
         let bytes = [UInt8](jpeg)
@@ -62,8 +70,7 @@ import TestSupport
         let url = kit.server.url("/p.jpg")
 
         // The cell: 120×90 is at most 1/8 of 1024×768 per axis.
-        let cell = await kit.manager.results(url, options: [.progressiveLoad, .stopWhenSufficient],
-                                             context: ImageLoadContext(targetSize: PixelSize(width: 120, height: 90)))
+        let cell = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: PixelSize(width: 120, height: 90))
         let final = try #require(cell.last)
         #expect(final.isFinished && final.error == nil)
         #expect(final.image?.size == PixelSize(width: 120, height: 90))
@@ -78,7 +85,7 @@ import TestSupport
 
         // The full view: resumes the kept bytes with Range and gets the whole original.
         kit.server.route("/p.jpg", { var whole = StubResponse.ok(body, contentType: "image/jpeg"); whole.etag = "\"j1\""; return whole }())
-        let full = await kit.manager.results(url, options: [.progressiveLoad], context: ImageLoadContext(targetSize: PixelSize(width: 1024, height: 768)))
+        let full = await Self.load(kit, url, options: [.progressiveLoad], size: PixelSize(width: 1024, height: 768))
         #expect(full.last?.data == body)
         #expect(full.last?.image?.size == PixelSize(width: 1024, height: 768))
         let resumed = kit.server.requests(to: "/p.jpg").last
@@ -107,8 +114,7 @@ import TestSupport
         stub.bytesPerSecond = 2_000_000
         kit.server.route("/a.png", stub)
         let url = kit.server.url("/a.png")
-        let cell = await kit.manager.results(url, options: [.progressiveLoad, .stopWhenSufficient],
-                                             context: ImageLoadContext(targetSize: PixelSize(width: 64, height: 64)))
+        let cell = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: PixelSize(width: 64, height: 64))
         let image = try #require(cell.last?.image)
         #expect(cell.last?.isFinished == true && image.size == PixelSize(width: 64, height: 64))
         // Cell pixel (i, j) is the image's pixel (8i, 8j): the first pass's.
@@ -120,7 +126,7 @@ import TestSupport
         #expect(kit.manager.downloader.partials.urls == [url])
 
         kit.server.route("/a.png", { var whole = StubResponse.ok(body, contentType: "image/png"); whole.etag = "\"a1\""; return whole }())
-        let full = await kit.manager.results(url, options: [.progressiveLoad], context: ImageLoadContext(targetSize: PixelSize(width: side, height: side)))
+        let full = await Self.load(kit, url, options: [.progressiveLoad], size: PixelSize(width: side, height: side))
         #expect(full.last?.data == body)
         #expect(full.last?.image.map { $0.pixel(x: 3, y: 5) == (3, 5, 6, 255) } == true)
         #expect(kit.server.requests(to: "/a.png").last?.status == 206)
