@@ -43,6 +43,20 @@ extension ImageDownloadOperation {
         return true
     }
 
+    /// Whether `data` starts a progressive JPEG (its first SOF marker is SOF2, SOF6, SOF10 or SOF14).
+    static func isProgressiveJPEG(_ data: Data) -> Bool {
+        let bytes = [UInt8](data.prefix(Self.headProbeLength))
+        var i = 2
+        while i + 4 <= bytes.count, bytes[i] == 0xFF {
+            let marker = bytes[i + 1]
+            if marker == 0xFF { i += 1; continue }
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) { return [0xC2, 0xC6, 0xCA, 0xCE].contains(marker) }
+            if marker == 0xDA || marker == 0xD9 { return false }
+            i += 2 + (Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]))
+        }
+        return false
+    }
+
     /// Network thread, the probe's body ended: on the lane, the decoder gets the head's last bytes
     /// and decides (`stopIfSufficient`); when the head is not enough, the operation continues from
     /// where it stopped (`Range` + `If-Range`; without a validator, the plain request). False when
@@ -67,9 +81,14 @@ extension ImageDownloadOperation {
                 return .some(partial)
             }
             guard let next else { return }
-            decoderBox.decoder = nil  // the continuation feeds it from byte 0
-            guard let partial = next else { return restartTransfer() }
+            guard let partial = next else {
+                decoderBox.decoder = nil
+                return restartTransfer()
+            }
+            // Only a progressive file's DC scans can be worth a second window.
             let windowed = Int64(partial.data.count) < Self.secondWindowEnd && partial.totalLength > Self.secondWindowEnd
+                && Self.isProgressiveJPEG(partial.data)
+            state.withLock { $0.decoderHasPartial = true }  // the decoder has every byte so far: it goes on from here
             launch(resuming: partial, through: windowed ? Self.secondWindowEnd : nil)
         }
         return true

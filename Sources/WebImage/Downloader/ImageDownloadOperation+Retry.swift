@@ -38,6 +38,7 @@ extension ImageDownloadOperation {
         state.resuming = nil
         state.probing = false
         state.probeEnd = nil
+        state.decoderHasPartial = false
         state.undecoded = Data()
         state.rendersPartially = nil
         state.partialInFlight = false

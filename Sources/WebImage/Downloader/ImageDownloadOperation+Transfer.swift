@@ -11,6 +11,7 @@ extension ImageDownloadOperation {
     /// one transient retry).
     func didReceiveResponse(_ response: DownloadResponse) {
         var abandoned: CurlTransfer?
+        var forgetDecoder = false
         let seen = state.withLock { state -> DownloadResponse? in
             guard state.phase == .running else { return nil }
             var response = response
@@ -29,9 +30,12 @@ extension ImageDownloadOperation {
                     Self.resetAttempt(&state)
                     return nil
                 }
+                let fedAlready = state.decoderHasPartial
+                state.decoderHasPartial = false
+                if fedAlready && !continued { forgetDecoder = true }
                 if continued {
                     state.data = partial.data
-                    state.undecoded = partial.data
+                    state.undecoded = fedAlready ? Data() : partial.data
                     state.offset = Int64(partial.data.count)
                     response.statusCode = 200
                     response.headers["content-range"] = nil
@@ -41,6 +45,7 @@ extension ImageDownloadOperation {
             state.response = response
             return response
         }
+        if forgetDecoder && abandoned == nil { forgetDecodedBytes() }  // a 200 starts over
         if let abandoned {
             setup.session.cancel(abandoned)
             forgetDecodedBytes()

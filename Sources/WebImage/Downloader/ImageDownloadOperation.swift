@@ -35,6 +35,9 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         var probing = false
         var probeEnd: Int64?
         var probed = false
+        /// The incremental decoder already has the bytes a resumed 206 restores (a probe's
+        /// continuation): they are not fed again.
+        var decoderHasPartial = false
         /// The handler whose callback is running now (on `lane`), and that thread.
         var delivering: (id: UInt64, thread: pthread_t)?
     }
