@@ -76,8 +76,9 @@ extension ImageDownloadOperation {
                 let now = ContinuousClock.now
                 let due = state.lastPartial.map { now - $0 >= interval } ?? true
                 // A transfer that may stop once the image is final at its size feeds the decoder
-                // every chunk (rendering a partial only at the interval), so it stops on time.
-                let eager = state.handlers.values.contains { $0.stopsWhenSufficient }
+                // every chunk of its first megabyte (rendering a partial only at the interval), so
+                // it stops on time; past that, a first scan or pass is rarely still to come.
+                let eager = state.data.count <= Self.eagerFeedLimit && state.handlers.values.contains { $0.stopsWhenSufficient }
                 if !state.partialInFlight && (due || eager) {
                     state.partialInFlight = true
                     if due { state.lastPartial = now }
@@ -104,6 +105,9 @@ extension ImageDownloadOperation {
             lane.async { [self] in decodePartial(appending: bytes, render: render) }
         }
     }
+
+    /// Bytes of a body fed to the decoder chunk by chunk when the transfer may stop early.
+    static let eagerFeedLimit = 1 << 20
 
     /// Lane: feed the incremental decoder and (`render`) deliver a partial image to every handler.
     private func decodePartial(appending bytes: Data, render: Bool) {
