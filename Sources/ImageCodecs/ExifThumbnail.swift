@@ -1,9 +1,28 @@
+import Foundation
+
 /// The JPEG thumbnail a camera or phone embeds in EXIF (IFD1: `JPEGInterchangeFormat` 0x0201 and
 /// its length 0x0202), found in the APP1 payload ("Exif\0\0", a TIFF header, IFD0, then IFD1).
 /// Offsets are checked against the payload: a malformed one is no thumbnail, never a crash.
-struct ExifThumbnail {
+public struct ExifThumbnail {
     /// The thumbnail's JPEG bytes.
     let jpeg: [UInt8]
+
+    /// Whether the start of a JPEG file holds an EXIF thumbnail (a marker walk to the APP1
+    /// segments before the first scan; no decoding): cheap enough for the network thread.
+    public static func isPresent(inJPEG head: Data) -> Bool {
+        let bytes = [UInt8](head)
+        var i = 2
+        while i + 4 <= bytes.count, bytes[i] == 0xFF {
+            let marker = bytes[i + 1]
+            if marker == 0xFF { i += 1; continue }
+            if marker == 0xDA || marker == 0xD9 { return false }
+            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            guard length >= 2, i + 2 + length <= bytes.count else { return false }
+            if marker == 0xE1, parse(exif: Array(bytes[(i + 4)..<(i + 2 + length)])) != nil { return true }
+            i += 2 + length
+        }
+        return false
+    }
 
     /// The thumbnail of an APP1 payload, or nil when there is none (or it is malformed).
     static func parse(exif payload: [UInt8]) -> ExifThumbnail? {

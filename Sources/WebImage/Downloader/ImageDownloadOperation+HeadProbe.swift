@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 
 /// A JPEG for a small cell asks for its first 64 KB first (`Range: bytes=0-65535`): its EXIF
 /// thumbnail, when it has every pixel the cell shows, is the cell's image and the transfer stops
@@ -62,14 +63,27 @@ extension ImageDownloadOperation {
     /// where it stopped (`Range` + `If-Range`; without a validator, the plain request). False when
     /// this was no unfinished probe.
     func continueAfterProbe() -> Bool {
-        let rest = state.withLock { state -> Data? in
+        let step = state.withLock { state -> (rest: Data, quick: PartialDownload??)? in
             guard state.phase == .running, state.probing else { return nil }
             state.probing = false
             guard let length = state.response?.headers["content-length"].flatMap({ Int($0) }), state.data.count < length else { return nil }
+            // A baseline head without an EXIF thumbnail cannot be enough: continue at once, here,
+            // rather than after the decode lane (busy with other images) has looked at it.
+            if state.offset == 0, !Self.isProgressiveJPEG(state.data), !ExifThumbnail.isPresent(inJPEG: state.data) {
+                let partial = PartialDownload(data: state.data, response: state.response)
+                Self.resetAttempt(&state)
+                return (Data(), .some(partial))
+            }
             defer { state.undecoded = Data() }
-            return state.undecoded
+            return (state.undecoded, nil)
         }
-        guard let rest else { return false }
+        guard let step else { return false }
+        if let quick = step.quick {
+            forgetDecodedBytes()  // the continuation feeds it from byte 0
+            if let partial = quick { launch(resuming: partial) } else { restartTransfer() }
+            return true
+        }
+        let rest = step.rest
         lane.async { [self] in
             let decoder = incrementalDecoder()
             decoder.append(rest)
