@@ -29,6 +29,7 @@ extension GalleryApp {
         case .painted(let result):
             pictures.accept(result)
             dirty = true
+        case .filterResults(let results): receive(results)
         case .inputEnded:
             status.readingInput = false
             dirty = true

@@ -26,6 +26,8 @@ public final class GalleryApp {
     /// When a key last changed which items are bound, and whether downloads are held for a fling.
     var lastKeyScreenChange = -Double.infinity
     var holdingDownloads = false
+    /// The filter generation running scans serve (`GalleryApp+Filter`); set on the UI thread, read by scans.
+    let currentFilterGeneration = Locked(0)
     /// Frames presented.
     public internal(set) var framesPresented = 0
 
@@ -121,6 +123,7 @@ public final class GalleryApp {
             }
             for event in screen.takeEvents() { handle(event) }
             for event in inbox.drain() { handle(event) }
+            followFilter()
             if pendingCountStale { updatePendingCount() }
             if status.pendingCells > 0 || status.activeDownloads > 0 {
                 // The spinner turns with time (one step per 120 ms), not with the number of events.

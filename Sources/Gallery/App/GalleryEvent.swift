@@ -10,6 +10,8 @@ public enum GalleryEvent: Sendable {
     case painted(PaintResult)
     /// More lines of a list still arriving on a pipe (`StreamingList`).
     case moreItems(URLListIndex)
+    /// A chunk of the `/` filter scan's matches (`GalleryApp+Filter`).
+    case filterResults(FilterResults)
     /// The pipe the list came on closed.
     case inputEnded
     /// Stop the frame loop.

@@ -46,7 +46,9 @@ public final class ManagerImageSource: CellImageSource {
                 counters: LoadCounters = LoadCounters()) {
         self.manager = manager
         self.executor = InboxExecutor(inbox: inbox)
-        self.prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: 2, options: options)
+        // Prefetches warm the cache at the cells' sizes: they stop once those pixels are known, too.
+        self.prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: 2,
+                                          options: options.union(options.contains(.refreshCached) ? [] : [.progressiveLoad, .stopWhenSufficient]))
         self.baseOptions = options
         self.counters = counters
         downloadObservation = manager.downloader.events.addObserver { [downloaded] event in
@@ -72,7 +74,7 @@ public final class ManagerImageSource: CellImageSource {
         deferredPrefetches.removeAll { $0.url == item.entry.location.url && $0.request.target == targetSize }
         var loadOptions = baseOptions.union(.highPriority)
         if options.contains(.progressive) { loadOptions.insert(.progressiveLoad) }
-        if options.contains(.refresh) { loadOptions.insert(.refreshCached) }
+        if options.contains(.refresh) { loadOptions.insert(.refreshCached) } else { loadOptions.insert(.stopWhenSufficient) }
         imageSlot.onProgress = { received, expected in
             onUpdate(.progress(received: received, expected: expected > 0 ? expected : nil))
         }

@@ -33,4 +33,8 @@ public struct ImageManagerOptions: OptionSet, Sendable, Hashable {
     public static let fromCacheOnly = ImageManagerOptions(rawValue: 1 << 13)
     /// Skip the cache query; always download (the result is still stored).
     public static let fromLoaderOnly = ImageManagerOptions(rawValue: 1 << 14)
+    /// With `.progressiveLoad`: the download stops once the image is final at the target size and
+    /// keeps the rest resumable (`ImageDownloaderOptions.stopWhenSufficient`); such an image is
+    /// kept in memory only. Ignored with `.refreshCached`.
+    public static let stopWhenSufficient = ImageManagerOptions(rawValue: 1 << 15)
 }
