@@ -5,6 +5,8 @@ import Foundation
 /// dropped). A file holds a small versioned header (the URL, the validator, the total length) and
 /// the bytes. A corrupt, truncated or foreign file is ignored and deleted. Disk errors (an
 /// unwritable directory, a full disk) only mean "not kept": nothing throws, nothing is reported.
+/// The directory passes the disk cache's own check (`DiskCache.prepareDirectory`: not a symbolic
+/// link, owned by this user, 0700) before every write, and files are created 0600.
 ///
 /// Writes and trims run on the owner's serial queue; `read` and `remove` on any thread.
 struct PartialFileStore: Sendable {
@@ -25,12 +27,15 @@ struct PartialFileStore: Sendable {
     /// budget. Failures leave nothing behind.
     func write(_ partial: PartialDownload, for url: URL) {
         let file = fileURL(for: url)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            try Self.encode(partial, url: url).write(to: file, options: .atomic)
-        } catch {
-            try? FileManager.default.removeItem(at: file)
+        // The folder as the disk cache's own: ours, 0700, not a planted link (else nothing is kept).
+        do { try DiskCache.prepareDirectory(directory.path) } catch { return }
+        let temp = file.path + ".tmp-\(UInt32.random(in: .min ... .max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        let code = Self.encode(partial, url: url).withUnsafeBytes { POSIXFile.writeAll(fd, $0) }
+        close(fd)
+        guard code == 0, rename(temp, file.path) == 0 else {
+            unlink(temp)
             return
         }
         trim(keeping: file.lastPathComponent)
