@@ -144,7 +144,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .redirectRefused(_, let target): detail = "redirect to \(target) refused"
         default: detail = summary
         }
-        return UntrustedText.sanitize("\(detail) (\(url.absoluteString))", maxLength: 1024)
+        return UntrustedText.sanitize("\(detail) (\(url.redactedString))", maxLength: 1024)
     }
 
     /// The scheme of a redirect target ("file"), sanitized and short; "?" when there is none.

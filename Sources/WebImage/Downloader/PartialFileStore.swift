@@ -20,7 +20,7 @@ struct PartialFileStore: Sendable {
     let budget: Int
 
     func fileURL(for url: URL) -> URL {
-        directory.appendingPathComponent(DiskCache.fileName(forKey: url.absoluteString, extension: Self.fileExtension))
+        directory.appendingPathComponent(DiskCache.fileName(forKey: url.removingCredentials.absoluteString, extension: Self.fileExtension))
     }
 
     /// Writes `partial` (atomically: a temp file renamed), then drops the oldest files until within
@@ -46,7 +46,7 @@ struct PartialFileStore: Sendable {
         let file = fileURL(for: url)
         guard let contents = try? Data(contentsOf: file) else { return nil }
         unlink(file.path)
-        guard let decoded = Self.decode(contents), decoded.url == url.absoluteString else { return nil }
+        guard let decoded = Self.decode(contents), decoded.url == url.removingCredentials.absoluteString else { return nil }
         return decoded.partial
     }
 
@@ -90,7 +90,7 @@ struct PartialFileStore: Sendable {
     }
 
     static func encode(_ partial: PartialDownload, url: URL) -> Data {
-        let urlBytes = Data(url.absoluteString.utf8), validator = Data(partial.validator.utf8)
+        let urlBytes = Data(url.removingCredentials.absoluteString.utf8), validator = Data(partial.validator.utf8)
         var data = Data(magic)
         data.reserveCapacity(headerSize + urlBytes.count + validator.count + partial.data.count)
         append(UInt32(urlBytes.count), to: &data)

@@ -106,7 +106,7 @@ public final class ImageManager: Sendable {
         }
         running.withLock { _ = $0.insert(operation) }
         guard let url, Self.isLoadable(url) else {
-            let text = url?.absoluteString ?? ""
+            let text = url?.redactedString ?? ""
             operation.deliver(final: true) { completed(ImageLoadResult(url: url, error: .invalidURL(text))) }
             return operation
         }
