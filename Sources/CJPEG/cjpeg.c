@@ -24,6 +24,9 @@ struct sdg_jpeg {
     size_t skip_pending;     // bytes libjpeg asked to skip that have not arrived yet
     int failed, configured, started, finished, buffered, cmyk, input_done;
     int rows;
+    int scan_limit;          // most scans consumed (0: no limit); see sdg_jpeg_set_scan_limit
+    int scan_limited;        // 1 once input stopped at scan_limit with more scans to come
+    struct jpeg_progress_mgr progress;
     uint8_t *pixels;         // out_w × out_h × 4
     uint8_t *row4;           // one CMYK row
     long warnings;
@@ -52,6 +55,18 @@ static void sdg_emit_message(j_common_ptr c, int level) {
 
 static void sdg_output_message(j_common_ptr c) { (void)c; }
 
+// Single-pass decoding of a multi-scan file consumes every scan inside jpeg_start_decompress, which
+// calls this monitor as it goes (libjpeg-turbo's advice against scan bombs, as `djpeg -maxscans`):
+// past the limit the decode fails. Buffered mode stops at the limit instead (sdg_jpeg_advance).
+static void sdg_progress_monitor(j_common_ptr c) {
+    sdg_jpeg *d = (sdg_jpeg *)c->client_data;
+    if (c->is_decompressor && d->scan_limit > 0 && d->cinfo.input_scan_number > d->scan_limit) {
+        snprintf(d->message, sizeof d->message, "too many scans (more than %d)", d->scan_limit);
+        d->err.msg_code = 0;
+        longjmp(d->jump, 1);
+    }
+}
+
 // MARK: suspending memory source: libjpeg reads what has been appended; when it runs out it suspends
 // and retries from its last restart point once more bytes are appended.
 
@@ -78,6 +93,8 @@ sdg_jpeg *sdg_jpeg_create(void) {
     d->err.emit_message = sdg_emit_message;
     d->err.output_message = sdg_output_message;
     d->cinfo.client_data = d;
+    d->progress.progress_monitor = sdg_progress_monitor;
+    d->cinfo.progress = &d->progress;
     if (setjmp(d->jump)) {
         jpeg_destroy_decompress(&d->cinfo);
         free(d);
@@ -242,6 +259,11 @@ int sdg_jpeg_advance(sdg_jpeg *d) {
             if (r == JPEG_SUSPENDED) return SDG_JPEG_SUSPENDED;
             if (r == JPEG_REACHED_SOS) sdg_note_scan(d);
             if (r == JPEG_REACHED_EOI) d->input_done = 1;
+            if (r == JPEG_SCAN_COMPLETED && d->scan_limit > 0 && c->input_scan_number >= d->scan_limit) {
+                // Enough scans: the rest of the input is never consumed (nor decoded).
+                d->input_done = 1;
+                d->scan_limited = 1;
+            }
         }
         return d->finished ? SDG_JPEG_DONE : SDG_JPEG_OK;
     }
@@ -275,6 +297,9 @@ int sdg_jpeg_dc_scan(const sdg_jpeg *d) {
 
 int sdg_jpeg_rows(const sdg_jpeg *d) { return d->rows; }
 
+void sdg_jpeg_set_scan_limit(sdg_jpeg *d, int scans) { d->scan_limit = scans > 0 ? scans : 0; }
+int sdg_jpeg_scan_limited(const sdg_jpeg *d) { return d->scan_limited; }
+
 int sdg_jpeg_completed_scans(const sdg_jpeg *d) {
     if (!d->started) return 0;
     return d->input_done ? d->cinfo.input_scan_number : d->cinfo.input_scan_number - 1;
@@ -287,6 +312,12 @@ int sdg_jpeg_render_scan(sdg_jpeg *d, int scan) {
     struct jpeg_decompress_struct *c = &d->cinfo;
     if (!jpeg_start_output(c, scan)) return SDG_JPEG_SUSPENDED;
     if (!sdg_read_rows(d)) return SDG_JPEG_SUSPENDED;
+    if (d->scan_limited && scan == c->input_scan_number) {
+        // The last scan allowed: jpeg_finish_output/finish_decompress would read on into the scans
+        // left out. The image is complete as far as it goes; the decompressor is only destroyed.
+        d->finished = 1;
+        return SDG_JPEG_DONE;
+    }
     if (!jpeg_finish_output(c)) return SDG_JPEG_SUSPENDED;
     if (d->input_done && scan == c->input_scan_number) {
         if (!jpeg_finish_decompress(c)) return SDG_JPEG_SUSPENDED;

@@ -10,11 +10,43 @@ public struct DecodeOptions: Sendable, Hashable {
     public var pixelLimit: Int
     /// Decode only the first frame of an animation.
     public var firstFrameOnly: Bool
+    /// Most scans of a progressive JPEG decoded (a normal file has about ten); later scans are
+    /// left out and the image is shown as of the last one allowed.
+    public var maxScans: Int
+    /// Work allowed per progressive JPEG, in scans × stored pixels (each scan walks every block of
+    /// the image, whatever the output scale): a 100-megapixel file gets 10 scans, a 16-megapixel one
+    /// 62, a 10-megapixel one `maxScans`. At least two scans (the first rough picture) are always allowed.
+    public var scanCostBudget: Int
+    /// Most bytes of pixels one decode may hold for an animation: its working canvas (RGBA, as
+    /// many copies as the library keeps) plus every frame kept, at the target size. A canvas that
+    /// alone exceeds it is `DecodeError.tooLarge`; frames past it are dropped.
+    public var outputByteLimit: Int
+
+    /// Default `maxScans`.
+    public static let defaultMaxScans = 100
+    /// Default `scanCostBudget`: 10⁹ scan-pixels (at most ≈ 0.6 s of entropy decoding here: a
+    /// refinement scan of every coefficient costs ≈ 0.6 ns per pixel).
+    public static let defaultScanCostBudget = 1_000_000_000
+    /// Default `outputByteLimit`: 256 MB.
+    public static let defaultOutputByteLimit = 256 << 20
 
     /// Creates options.
-    public init(targetSize: PixelSize? = nil, pixelLimit: Int = DecodeOptions.defaultPixelLimit, firstFrameOnly: Bool = false) {
+    public init(
+        targetSize: PixelSize? = nil, pixelLimit: Int = DecodeOptions.defaultPixelLimit, firstFrameOnly: Bool = false,
+        maxScans: Int = DecodeOptions.defaultMaxScans, scanCostBudget: Int = DecodeOptions.defaultScanCostBudget,
+        outputByteLimit: Int = DecodeOptions.defaultOutputByteLimit
+    ) {
         self.targetSize = targetSize
         self.pixelLimit = pixelLimit
         self.firstFrameOnly = firstFrameOnly
+        self.maxScans = maxScans
+        self.scanCostBudget = scanCostBudget
+        self.outputByteLimit = outputByteLimit
+    }
+
+    /// Scans allowed for a progressive JPEG of `area` stored pixels: `maxScans`, fewer when
+    /// `scanCostBudget` runs out first, never fewer than two.
+    public func scanLimit(area: Int) -> Int {
+        max(2, min(maxScans, scanCostBudget / max(1, area)))
     }
 }

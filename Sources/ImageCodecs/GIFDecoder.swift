@@ -20,6 +20,11 @@ enum GIFDecoder {
         let geometry = DecodeGeometry(stored: canvasSize, box: options.targetSize)
         try geometry.checkLimit(options.pixelLimit)
         guard canvasSize.width > 0, canvasSize.height > 0 else { throw DecodeError.corrupt(format: "GIF", reason: "empty canvas") }
+        // Output bytes: the canvas and its saved copy ("restore to previous"), then one target-size
+        // frame after another; a canvas that leaves no room for one frame is refused before it exists
+        // (a 35-byte file announces 10000×10000: 400 MB per canvas).
+        let memory = OutputBudget(limit: options.outputByteLimit, working: canvasSize.area * 4 * 2, frame: geometry.target.area * 4)
+        guard memory.allows(frames: 1) else { throw DecodeError.tooLarge(width: canvasSize.width, height: canvasSize.height) }
         var compositor = GIFCompositor(size: canvasSize)
         var frames: [ImageFrame] = []
         var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
@@ -55,7 +60,7 @@ enum GIFDecoder {
                 frames.append(ImageFrame(pixels: bitmap.scaled(to: geometry.target).pixels, duration: delay > 0.011 ? delay : 0.1))
                 compositor.dispose(control: control)
                 control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
-                if options.firstFrameOnly || (frames.count + 1) * canvasSize.area > budget { break loop }
+                if options.firstFrameOnly || (frames.count + 1) * canvasSize.area > budget || !memory.allows(frames: frames.count + 1) { break loop }
             case EXTENSION_RECORD_TYPE:
                 do { try readExtension(gif, control: &control, loopCount: &loopCount) } catch {
                     if frames.isEmpty { throw error }

@@ -4,8 +4,9 @@ import Foundation
 /// One JPEG decode through libjpeg-turbo (see `CJPEG`), one-shot or fed in chunks.
 ///
 /// Single-pass mode yields rows as they arrive (baseline) or everything at the end; buffered-image
-/// mode (progressive files fed incrementally) renders each completed scan. Input already consumed
-/// by libjpeg is dropped, so memory stays bounded by the image. Not thread-safe: one owner.
+/// mode (every non-arithmetic progressive file) renders each completed scan, up to the scan limit
+/// (`DecodeOptions.scanLimit`). Input already consumed by libjpeg is dropped, so memory stays
+/// bounded by the image. Not thread-safe: one owner.
 final class JPEGSession {
     /// Bytes to collect before asking libjpeg to parse again (it re-parses from its restart point).
     static let minimumStep = 4096
@@ -95,7 +96,10 @@ final class JPEGSession {
         try g.checkLimit(options.pixelLimit)
         progressive = info.progressive != 0
         arithmetic = info.arithmetic != 0
-        buffered = incremental && progressive && !arithmetic
+        // Progressive files always go through buffered-image mode, where consuming input stops at
+        // the scan limit and the last scan allowed is the image (single-pass mode would fail there).
+        buffered = progressive && !arithmetic
+        sdg_jpeg_set_scan_limit(handle, Int32(clamping: options.scanLimit(area: g.stored.area)))
         var w: Int32 = 0, h: Int32 = 0
         guard sdg_jpeg_configure(handle, Int32(g.jpegScaleDenominator), buffered ? 1 : 0, &w, &h) == Int32(SDG_JPEG_OK) else { throw corrupt() }
         outputSize = PixelSize(width: Int(w), height: Int(h))

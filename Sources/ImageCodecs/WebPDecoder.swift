@@ -34,6 +34,10 @@ enum WebPDecoder {
         var info = WebPAnimInfo()
         guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw DecodeError.corrupt(format: "WebP", reason: "invalid animation") }
         let canvas = PixelSize(width: Int(info.canvas_width), height: Int(info.canvas_height))
+        // Output bytes: libwebp keeps two canvases (the frame and the disposed previous one) and we
+        // copy each frame once more before scaling; then the frames kept at the target size.
+        let memory = OutputBudget(limit: options.outputByteLimit, working: canvas.area * 4 * 3, frame: geometry.target.area * 4)
+        guard memory.allows(frames: 1) else { throw DecodeError.tooLarge(width: canvas.width, height: canvas.height) }
         // As for GIF: at most `pixelLimit` canvas pixels of frames in all (libwebp renders every
         // frame on the full canvas, which is then scaled), whatever the target size.
         let work = max(canvas.area, geometry.target.area)
@@ -51,7 +55,7 @@ enum WebPDecoder {
             let duration = Double(timestamp - previous) / 1000
             previous = timestamp
             frames.append(ImageFrame(pixels: bitmap.pixels, duration: duration > 0.011 ? duration : 0.1))
-            if options.firstFrameOnly || (frames.count + 1) * work > budget { break }
+            if options.firstFrameOnly || (frames.count + 1) * work > budget || !memory.allows(frames: frames.count + 1) { break }
         }
         guard let first = frames.first else { throw DecodeError.truncated(format: "WebP") }
         return Image(

@@ -2,8 +2,10 @@
 /// values, curl messages, terminal replies, titles in URL lists) may reach a terminal.
 ///
 /// Unsafe: C0 controls (ESC, CR, LF, TAB, BEL…), DEL, C1 controls (incl. the 8-bit CSI 0x9B), the
-/// Unicode line/paragraph separators, the bidi marks and embedding/override/isolate controls, and the
-/// zero-width no-break space (BOM).
+/// Unicode line/paragraph separators, and every format character (general category Cf: the bidi
+/// marks and embedding/override/isolate controls, the Arabic letter mark, zero-width spaces and
+/// joiners, invisible operators, the BOM, interlinear annotation controls, tag characters…). Format
+/// characters are invisible and take no column: text made of them would pass any width check.
 ///
 /// ```swift
 /// let reason = UntrustedText.sanitize(response.reason, maxLength: 80)   // "Not\u{1B}[2J Found" → "Not [2J Found"
@@ -47,8 +49,9 @@ public enum UntrustedText {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: return true
         case 0x2028, 0x2029: return true
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF: return true
-        default: return false
+        case 0x20...0x7E: return false
+        case 0xE0000...0xE007F: return true  // tag characters (the unassigned ones too)
+        default: return scalar.properties.generalCategory == .format
         }
     }
 

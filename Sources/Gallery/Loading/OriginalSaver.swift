@@ -1,10 +1,13 @@
 import Foundation
+import ImageCodecs
 import WebImage
 
 /// `s`: the selected image's original bytes, saved into a directory: from the disk cache when it
 /// holds them, else downloaded (or copied, for a local file). Never overwrites: `name.jpg` is taken,
 /// so `name (1).jpg`, `name (2).jpg`, … (created with `O_EXCL`). Runs on a background queue; `done`
-/// gets the one line for the status bar.
+/// gets the one line for the status bar. A local file goes through the checks a load makes (a regular
+/// file, within the size cap, an image by its first bytes: a list naming `/proc/self/environ` saves
+/// nothing), and its copy is owner-only (0600) when the file is not readable by everyone.
 struct OriginalSaver: Sendable {
     let manager: ImageManager
     let directory: URL
@@ -14,10 +17,10 @@ struct OriginalSaver: Sendable {
         Self.queue.async {
             switch location {
             case .file(let path):
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    return done("cannot save: cannot read \(TerminalText.sanitize(path))")
+                switch Self.readLocal(path) {
+                case .success(let (data, mode)): done(write(data, name: location.fileName, mode: mode))
+                case .failure(let reason): done("cannot save \(TerminalText.sanitize(path)): \(reason.text)")
                 }
-                done(write(data, name: location.fileName))
             case .remote(let url):
                 if let entry = manager.cache.disk?.entry(forKey: manager.cacheKey(for: url)) {
                     return done(write(entry.data, name: location.fileName))
@@ -34,13 +37,14 @@ struct OriginalSaver: Sendable {
         }
     }
 
-    /// Writes `data` under a free name made from `name`; the status line.
-    func write(_ data: Data, name: String) -> String {
+    /// Writes `data` under a free name made from `name`, created with `mode` (before the umask);
+    /// the status line.
+    func write(_ data: Data, name: String, mode: mode_t = 0o644) -> String {
         let (stem, ext) = Self.fileSystemName(name)
         for attempt in 0..<1000 {
             let candidate = attempt == 0 ? stem + ext : "\(stem) (\(attempt))\(ext)"
             let path = directory.appendingPathComponent(candidate).path
-            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             if fd < 0 {
                 if errno == EEXIST { continue }
                 return "cannot save to \(TerminalText.sanitize(directory.path)): \(String(cString: strerror(errno)))"

@@ -36,8 +36,18 @@ struct NoScrollTerminfo {
         }
     }
 
-    /// Runs `path` with its output on /dev/null (posix_spawn: Foundation's `Process` leaves state
-    /// behind that LeakSanitizer reports); its exit status, -1 when it could not run.
+    /// What a child is given of this process's environment: only what `tic` needs to find terminfo
+    /// sources (never a password such as `SDGALLERY_PASSWORD`, nor anything else of the user's).
+    static let childEnvironmentNames: Set<String> = ["PATH", "HOME", "TERMINFO", "TERMINFO_DIRS", "LANG", "LC_ALL", "LC_CTYPE"]
+
+    /// `NAME=value` strings of `environment` kept for a child.
+    static func childEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        environment.filter { childEnvironmentNames.contains($0.key) }.map { "\($0.key)=\($0.value)" }.sorted()
+    }
+
+    /// Runs `path` with its output on /dev/null and a minimal environment (`childEnvironment`)
+    /// (posix_spawn: Foundation's `Process` leaves state behind that LeakSanitizer reports); its exit
+    /// status, -1 when it could not run.
     static func run(_ path: String, _ arguments: [String]) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -47,8 +57,10 @@ struct NoScrollTerminfo {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
+        let envp = childEnvironment().map { strdup($0) } + [nil]
+        defer { for pointer in envp { free(pointer) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return -1 }
+        guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else { return -1 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR { return -1 }

@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// Where an entry's image comes from: an http(s) URL or a local file.
 public enum ImageLocation: Sendable, Hashable, CustomStringConvertible {
@@ -36,7 +37,7 @@ public enum ImageLocation: Sendable, Hashable, CustomStringConvertible {
     /// The full location as text (URL or path), sanitized.
     public var description: String {
         switch self {
-        case .remote(let url): return TerminalText.sanitize(url.absoluteString)
+        case .remote(let url): return TerminalText.sanitize(url.redactedString)
         case .file(let path): return TerminalText.sanitize(path)
         }
     }

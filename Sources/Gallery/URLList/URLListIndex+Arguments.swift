@@ -82,25 +82,11 @@ extension URLListIndex {
     static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "gif", "webp"]
 
     /// The images of `directory` (by extension), natural order, subdirectories after the files of
-    /// their parent when `recursive`. Hidden entries are skipped.
-    static func imagesInDirectory(_ directory: String, recursive: Bool) -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
-        var files: [String] = [], folders: [String] = []
-        for name in names where !name.hasPrefix(".") {
-            let path = (directory as NSString).appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
-                if recursive { folders.append(name) }
-            } else if imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                files.append(name)
-            }
-        }
-        let natural: (String, String) -> Bool = { $0.compare($1, options: [.numeric, .caseInsensitive]) == .orderedAscending }
-        var result = files.sorted(by: natural).map { (directory as NSString).appendingPathComponent($0) }
-        for folder in folders.sorted(by: natural) {
-            result += imagesInDirectory((directory as NSString).appendingPathComponent(folder), recursive: true)
-        }
-        return result
+    /// their parent when `recursive`. Hidden entries are skipped. Every folder is entered once, by
+    /// (device, inode), whatever links lead to it again (a link to itself or to an ancestor), and a
+    /// walk stops after `maxFolders` folders (a link to `/` would otherwise walk the whole system).
+    static func imagesInDirectory(_ directory: String, recursive: Bool, maxFolders: Int = 10_000) -> [String] {
+        var walk = DirectoryWalk(maxFolders: maxFolders)
+        return walk.images(in: directory, recursive: recursive)
     }
 }

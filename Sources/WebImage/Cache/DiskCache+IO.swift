@@ -15,12 +15,13 @@ extension DiskCache {
         case hit(DiskCacheEntry)
     }
 
-    /// Creates `path` (parents with default modes, the cache directory itself 0700) and tightens an
-    /// existing one to 0700.
+    /// Opens (creating it 0700 if needed, and its missing parents) a folder of the cache or under it,
+    /// without following a symbolic link at its last component (`O_NOFOLLOW`: a planted link is
+    /// refused, never chmod'ed or filled), and accepts it only when it is owned by this user; a folder
+    /// of ours others may write to is set to 0700 through its descriptor (`fchmod`).
     static func prepareDirectory(_ path: String) throws(CacheError) {
-        if let st = POSIXFile.status(path: path) {
-            guard st.isDirectory else { throw .directoryUnavailable(path: path, reason: "not a directory") }
-        } else {
+        var fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 && errno == ENOENT {
             let parent = (path as NSString).deletingLastPathComponent
             do {
                 try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
@@ -30,8 +31,23 @@ extension DiskCache {
             if mkdir(path, 0o700) != 0 && errno != EEXIST {
                 throw .directoryUnavailable(path: path, reason: POSIXFile.reason(errno))
             }
+            fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         }
-        if let st = POSIXFile.status(path: path), st.mode & 0o777 != 0o700, chmod(path, 0o700) != 0 {
+        guard fd >= 0 else {
+            let code = errno
+            var link = stat()
+            if lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK {
+                throw .directoryUnavailable(path: path, reason: "a symbolic link (refused)")
+            }
+            throw .directoryUnavailable(path: path, reason: code == ENOTDIR ? "not a directory" : POSIXFile.reason(code))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .directoryUnavailable(path: path, reason: POSIXFile.reason(errno)) }
+        guard info.st_uid == geteuid() else {
+            throw .directoryUnavailable(path: path, reason: "owned by another user (uid \(info.st_uid))")
+        }
+        if info.st_mode & 0o777 != 0o700, fchmod(fd, 0o700) != 0 {
             throw .directoryUnavailable(path: path, reason: "chmod 0700: " + POSIXFile.reason(errno))
         }
         guard access(path, R_OK | W_OK | X_OK) == 0 else {

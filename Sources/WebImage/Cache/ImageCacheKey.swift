@@ -16,9 +16,10 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The box the image is decoded to fit in; nil for a full-size decode.
     public let targetSize: PixelSize?
 
-    /// A key for `url` (its fragment is ignored: it never reaches the server).
+    /// A key for `url` (its fragment is ignored: it never reaches the server; `user:password@` is
+    /// left out: credentials never reach the cache or the disk).
     public init(url: URL, targetSize: PixelSize? = nil) {
-        var string = url.absoluteString
+        var string = url.removingCredentials.absoluteString
         if let hash = string.firstIndex(of: "#") { string = String(string[..<hash]) }
         self.init(urlKey: string, targetSize: targetSize)
     }

@@ -50,8 +50,10 @@ enum CurlEasyConfigurator {
         if let username = request.username {
             setLong(easy, CURLOPT_HTTPAUTH, 1)  // CURLAUTH_BASIC
             setString(easy, CURLOPT_USERNAME, username)
-            // Without a password libcurl looks for this user's in the netrc file (when one is read).
-            if let password = request.password { setString(easy, CURLOPT_PASSWORD, password) }
+            // Without a password, this user's for this host comes from the netrc file (when one is
+            // read): libcurl itself, given a user name, sends an empty password.
+            let netrcPassword = request.netrcFile.flatMap { NetrcFile.password(forUser: username, host: request.url.host ?? "", file: $0) }
+            if let password = request.password ?? netrcPassword { setString(easy, CURLOPT_PASSWORD, password) }
         }
         if request.handleCookies {
             setString(easy, CURLOPT_COOKIEFILE, "")

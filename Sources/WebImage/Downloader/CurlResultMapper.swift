@@ -13,6 +13,8 @@ enum CurlResultMapper {
                 return .failure(.tooLarge(url: url, limit: transfer.request.maxBytes, announced: transfer.announcedLength))
             case .timedOut:
                 return .failure(.timedOut(url: url, phase: transfer.timeoutPhase, limit: transfer.request.timeout))
+            case .pastDeadline:
+                return .failure(.timedOut(url: url, phase: .deadline(received: transfer.wireBytes), limit: transfer.request.deadline))
             }
         }
         guard code == CURLE_OK else { return .failure(error(for: code, transfer: transfer)) }

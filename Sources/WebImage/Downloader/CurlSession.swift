@@ -171,14 +171,15 @@ final class CurlSession: @unchecked Sendable {
         }
     }
 
-    /// Aborts transfers idle for longer than their timeout, and drops cancelled ones.
+    /// Aborts transfers idle for longer than their timeout or running past their deadline, and drops
+    /// cancelled ones.
     private func expireIdle(multi: UnsafeMutableRawPointer) {
         let now = ContinuousClock.now
         for transfer in Array(transfers.values) {
             if transfer.cancelled.load(ordering: .acquiring) {
                 remove(transfer, multi: multi)
-            } else if now - transfer.lastActivity > transfer.request.timeout {
-                transfer.abort = .timedOut
+            } else if now - transfer.lastActivity > transfer.request.timeout || now - transfer.started > transfer.request.deadline {
+                transfer.abort = now - transfer.lastActivity > transfer.request.timeout ? .timedOut : .pastDeadline
                 let result = CurlResultMapper.result(of: transfer, code: CURLE_OPERATION_TIMEDOUT)
                 remove(transfer, multi: multi)
                 transfer.delegate.transferDidComplete(result)

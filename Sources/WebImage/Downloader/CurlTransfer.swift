@@ -10,7 +10,7 @@ import Synchronization
 /// `cancelled` is an `Atomic`.
 final class CurlTransfer: @unchecked Sendable {
     /// Why the transfer stopped on our side (set in a callback or the loop, read at completion).
-    enum Abort: Sendable { case badStatus, tooLarge, timedOut }
+    enum Abort: Sendable { case badStatus, tooLarge, timedOut, pastDeadline }
 
     let request: CurlRequest
     let delegate: any CurlTransferDelegate
@@ -23,6 +23,8 @@ final class CurlTransfer: @unchecked Sendable {
     let errorBuffer: UnsafeMutablePointer<CChar>
     var abort: Abort?
     var lastActivity: ContinuousClock.Instant = .now
+    /// When the transfer was made (for `CurlRequest.deadline`).
+    let started: ContinuousClock.Instant = .now
     var received: Int64 = 0
     var status = 0
     var reason = ""

@@ -15,6 +15,9 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case waitingForResponse
         /// The body stopped moving after `received` bytes.
         case body(received: Int64)
+        /// The body kept moving, too slowly: `received` bytes when the transfer's overall deadline
+        /// (`limit`) passed.
+        case deadline(received: Int64)
     }
 
     /// The URL is missing, malformed, or not http/https.
@@ -104,6 +107,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             case .connecting: return "timed out connecting (\(seconds))"
             case .waitingForResponse: return "timed out waiting for the first byte (\(seconds))"
             case .body(let received): return "stalled after \(SizeText.bytes(received)) (no data for \(seconds))"
+            case .deadline(let received): return "too slow: \(SizeText.bytes(received)) in \(seconds)"
             }
         case .cannotConnect: return "cannot connect"
         case .cannotResolveHost: return "unknown host"
@@ -140,7 +144,7 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         case .redirectRefused(_, let target): detail = "redirect to \(target) refused"
         default: detail = summary
         }
-        return UntrustedText.sanitize("\(detail) (\(url.absoluteString))", maxLength: 1024)
+        return UntrustedText.sanitize("\(detail) (\(url.redactedString))", maxLength: 1024)
     }
 
     /// The scheme of a redirect target ("file"), sanitized and short; "?" when there is none.

@@ -5,6 +5,8 @@ import Foundation
 /// dropped). A file holds a small versioned header (the URL, the validator, the total length) and
 /// the bytes. A corrupt, truncated or foreign file is ignored and deleted. Disk errors (an
 /// unwritable directory, a full disk) only mean "not kept": nothing throws, nothing is reported.
+/// The directory passes the disk cache's own check (`DiskCache.prepareDirectory`: not a symbolic
+/// link, owned by this user, 0700) before every write, and files are created 0600.
 ///
 /// Writes and trims run on the owner's serial queue; `read` and `remove` on any thread.
 struct PartialFileStore: Sendable {
@@ -18,19 +20,22 @@ struct PartialFileStore: Sendable {
     let budget: Int
 
     func fileURL(for url: URL) -> URL {
-        directory.appendingPathComponent(DiskCache.fileName(forKey: url.absoluteString, extension: Self.fileExtension))
+        directory.appendingPathComponent(DiskCache.fileName(forKey: url.removingCredentials.absoluteString, extension: Self.fileExtension))
     }
 
     /// Writes `partial` (atomically: a temp file renamed), then drops the oldest files until within
     /// budget. Failures leave nothing behind.
     func write(_ partial: PartialDownload, for url: URL) {
         let file = fileURL(for: url)
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            try Self.encode(partial, url: url).write(to: file, options: .atomic)
-        } catch {
-            try? FileManager.default.removeItem(at: file)
+        // The folder as the disk cache's own: ours, 0700, not a planted link (else nothing is kept).
+        do { try DiskCache.prepareDirectory(directory.path) } catch { return }
+        let temp = file.path + ".tmp-\(UInt32.random(in: .min ... .max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        let code = Self.encode(partial, url: url).withUnsafeBytes { POSIXFile.writeAll(fd, $0) }
+        close(fd)
+        guard code == 0, rename(temp, file.path) == 0 else {
+            unlink(temp)
             return
         }
         trim(keeping: file.lastPathComponent)
@@ -41,7 +46,7 @@ struct PartialFileStore: Sendable {
         let file = fileURL(for: url)
         guard let contents = try? Data(contentsOf: file) else { return nil }
         unlink(file.path)
-        guard let decoded = Self.decode(contents), decoded.url == url.absoluteString else { return nil }
+        guard let decoded = Self.decode(contents), decoded.url == url.removingCredentials.absoluteString else { return nil }
         return decoded.partial
     }
 
@@ -85,7 +90,7 @@ struct PartialFileStore: Sendable {
     }
 
     static func encode(_ partial: PartialDownload, url: URL) -> Data {
-        let urlBytes = Data(url.absoluteString.utf8), validator = Data(partial.validator.utf8)
+        let urlBytes = Data(url.removingCredentials.absoluteString.utf8), validator = Data(partial.validator.utf8)
         var data = Data(magic)
         data.reserveCapacity(headerSize + urlBytes.count + validator.count + partial.data.count)
         append(UInt32(urlBytes.count), to: &data)

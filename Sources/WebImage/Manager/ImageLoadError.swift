@@ -31,9 +31,9 @@ public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .invalidURL(let text): return "invalid URL: \(UntrustedText.sanitize(text))"
         case .download(let error): return error.description
-        case .notCached(let url): return "not in cache (\(url.absoluteString))"
-        case .blockedByDelegate(let url): return "download refused (\(url.absoluteString))"
-        case .cancelled(let url): return "cancelled (\(url.absoluteString))"
+        case .notCached(let url): return "not in cache (\(url.redactedString))"
+        case .blockedByDelegate(let url): return "download refused (\(url.redactedString))"
+        case .cancelled(let url): return "cancelled (\(url.redactedString))"
         case .file(let url, let reason): return "\(reason) (\(UntrustedText.sanitize(url.path)))"
         }
     }

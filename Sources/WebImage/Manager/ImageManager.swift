@@ -31,6 +31,8 @@ public final class ImageManager: Sendable {
     private let settings = Locked(Settings())
     private let running = Locked<Set<CombinedOperation>>([])
     let fileLoader: LocalFileLoader
+    /// Largest local file loaded (or saved): the same cap as a download body.
+    public static let localFileByteLimit = LocalFileLoader.maxBytes
 
     /// Creates a manager with its own cache and downloader. `failedURLLifetime` is how long a failed
     /// URL is answered from memory (seconds, by `clock`).
@@ -104,7 +106,7 @@ public final class ImageManager: Sendable {
         }
         running.withLock { _ = $0.insert(operation) }
         guard let url, Self.isLoadable(url) else {
-            let text = url?.absoluteString ?? ""
+            let text = url?.redactedString ?? ""
             operation.deliver(final: true) { completed(ImageLoadResult(url: url, error: .invalidURL(text))) }
             return operation
         }

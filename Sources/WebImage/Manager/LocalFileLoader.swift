@@ -1,17 +1,27 @@
 import Foundation
 import ImageCodecs
 
-/// Loads `file:` URLs: reads and decodes off the caller's thread, within a size cap.
+/// Loads `file:` URLs: reads and decodes off the caller's thread, within a size cap, a few at a
+/// time (one per core, at least two: a file that inflates to a large canvas holds its memory while it
+/// decodes, so their number is bounded as network loads are).
 struct LocalFileLoader: Sendable {
     /// Largest local file read (same cap as a download).
     static let maxBytes = 64 << 20
+    /// Most files read and decoded at once.
+    static let maxConcurrentLoads = max(2, ProcessInfo.processInfo.activeProcessorCount)
     let decode: @Sendable (Data, DecodeOptions) throws -> Image
-    private let queue = DispatchQueue(label: "sdgallery.manager.files", attributes: .concurrent)
+    private let queue: OperationQueue = {
+        let queue = OperationQueue()
+        queue.name = "sdgallery.manager.files"
+        queue.maxConcurrentOperationCount = LocalFileLoader.maxConcurrentLoads
+        queue.qualityOfService = .userInitiated
+        return queue
+    }()
 
     init(decode: @escaping @Sendable (Data, DecodeOptions) throws -> Image) { self.decode = decode }
 
     func load(_ url: URL, options: DecodeOptions, done: @escaping @Sendable (Result<Image, ImageLoadError>) -> Void) {
-        queue.async { [decode] in
+        queue.addOperation { [decode] in
             let path = url.path
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
                 let exists = FileManager.default.fileExists(atPath: path)

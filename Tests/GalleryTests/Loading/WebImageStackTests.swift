@@ -82,3 +82,25 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: partials.path).isEmpty)
     }
 }
+
+/// A refused cache folder turns off every on-disk tier, partials too (issue 21).
+@Suite struct WebImageStackCacheRefusalTests {
+    @Test(.enabled(if: geteuid() == 0, "needs root to give a folder away"))
+    func aForeignCacheFolderKeepsPartialsInMemory() throws {
+        let root = try Fixtures.temporaryDirectory("stack-foreign")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let cacheFolder = root.appendingPathComponent("cache"), attacker = root.appendingPathComponent("attacker")
+        for folder in [cacheFolder, attacker] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try FileManager.default.createSymbolicLink(at: cacheFolder.appendingPathComponent("partials"), withDestinationURL: attacker)
+        #expect(chown(cacheFolder.path, 65534, 65534) == 0)
+        var options = GalleryOptions()
+        options.cacheDirectory = cacheFolder.path
+        let manager = WebImageStack(options: options).manager
+        #expect(manager.cache.disk == nil && manager.cache.diskError != nil)
+        let url = try #require(URL(string: "http://127.0.0.1:1/half.png"))
+        manager.downloader.partials.keep(PartialDownload(data: Data(repeating: 1, count: 500), validator: "\"e\"", totalLength: 1000), for: url)
+        manager.downloader.partials.waitUntilIdle()
+        #expect(manager.downloader.partials.urls == [url])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: attacker.path).isEmpty)
+    }
+}

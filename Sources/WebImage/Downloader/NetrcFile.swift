@@ -1,0 +1,44 @@
+import Foundation
+
+/// The password a netrc file gives a user on a host (`machine HOST login USER password PW`, or the
+/// `default` entry), read by the downloader itself for `--user U --netrc`: libcurl, given a user
+/// name, sent an empty password instead of looking it up.
+///
+/// ```swift
+/// NetrcFile.password(forUser: "alice", host: "example.com", file: "")   // from ~/.netrc
+/// ```
+enum NetrcFile {
+    /// The password for `user` on `host` in `file` ("" for `~/.netrc`); nil when none is given.
+    static func password(forUser user: String, host: String, file: String) -> String? {
+        let path = file.isEmpty ? (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + "/.netrc" : file
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              (attributes[.size] as? Int ?? 0) <= 1 << 20,
+              let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return password(forUser: user, host: host, in: text)
+    }
+
+    /// The password for `user` on `host` in netrc `text` (the first matching entry: `machine HOST`,
+    /// else `default`, whose `login` is `user` or absent).
+    static func password(forUser user: String, host: String, in text: String) -> String? {
+        let tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
+        var entries: [(machine: String?, login: String?, password: String?)] = []
+        var index = 0
+        while index < tokens.count {
+            switch tokens[index] {
+            case "machine" where index + 1 < tokens.count:
+                entries.append((tokens[index + 1], nil, nil)); index += 2
+            case "default":
+                entries.append((nil, nil, nil)); index += 1
+            case "login" where index + 1 < tokens.count && !entries.isEmpty:
+                entries[entries.count - 1].login = tokens[index + 1]; index += 2
+            case "password" where index + 1 < tokens.count && !entries.isEmpty:
+                entries[entries.count - 1].password = tokens[index + 1]; index += 2
+            default:
+                index += 1
+            }
+        }
+        let usable = entries.filter { ($0.login == nil || $0.login == user) && $0.password != nil }
+        let match = usable.first { $0.machine?.lowercased() == host.lowercased() } ?? usable.first { $0.machine == nil }
+        return match?.password
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Locking
+import Testing
+import TestSupport
+@testable import Gallery
+
+/// `-r` over symlinked folders (issue 21): every folder is entered once, by (device, inode), and a walk
+/// is capped in folders.
+@Suite struct DirectoryWalkTests {
+    /// The walk on a thread of its own, nil when it has not finished within `seconds` (the walk
+    /// before the loop check never finished over two self-links).
+    static func walk(_ path: String, maxFolders: Int = 10_000, seconds: Double = 20) -> [String]? {
+        let result = Locked<[String]?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let images = URLListIndex.imagesInDirectory(path, recursive: true, maxFolders: maxFolders)
+            result.withLock { $0 = images }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + seconds) == .success else { return nil }
+        return result.withLock { $0 }
+    }
+
+    static func folder(links: [String: String]) throws -> URL {
+        let dir = try Fixtures.temporaryDirectory("walk")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0]).write(to: dir.appendingPathComponent("a.jpg"))
+        for (name, target) in links { try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent(name).path, withDestinationPath: target) }
+        return dir
+    }
+
+    @Test func oneSelfLinkListsTheImageOnce() throws {
+        let dir = try Self.folder(links: ["self": "."])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(Self.walk(dir.path) == [dir.appendingPathComponent("a.jpg").path])
+    }
+
+    @Test func twoSelfLinksFinishAndListTheImageOnce() throws {
+        let dir = try Self.folder(links: ["l1": ".", "l2": "."])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(Self.walk(dir.path) == [dir.appendingPathComponent("a.jpg").path])
+    }
+
+    @Test func aLinkToTheRootIsBoundedByTheFolderCap() throws {
+        let dir = try Self.folder(links: ["root": "/"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let images = Self.walk(dir.path, maxFolders: 30)
+        #expect(images?.first == dir.appendingPathComponent("a.jpg").path)
+    }
+
+    @Test func aLinkToAnAncestorIsNotFollowedBack() throws {
+        let dir = try Self.folder(links: [:])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let sub = dir.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try Data([0xFF, 0xD8, 0xFF, 0xE0]).write(to: sub.appendingPathComponent("b.jpg"))
+        try FileManager.default.createSymbolicLink(atPath: sub.appendingPathComponent("up").path, withDestinationPath: "..")
+        #expect(Self.walk(dir.path) == [dir.appendingPathComponent("a.jpg").path, sub.appendingPathComponent("b.jpg").path])
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import ImageCodecs
+
+/// Small files that announce large canvases (issue 21: a 62-byte GIF took 426 MB, a 90-byte animated
+/// WebP 1.2 GB): the bytes of pixels one decode holds stay within `DecodeOptions.outputByteLimit`.
+@Suite struct OutputBudgetTests {
+    /// A GIF of `width`×`height` whose `frames` frames are each one pixel at the top left.
+    static func gif(width: Int, height: Int, frames: Int) -> Data {
+        var bytes: [UInt8] = Array("GIF89a".utf8)
+        bytes += [UInt8(width & 0xFF), UInt8(width >> 8), UInt8(height & 0xFF), UInt8(height >> 8), 0x80, 0, 0]
+        bytes += [0, 0, 0, 0xFF, 0xFF, 0xFF]  // two colours
+        for _ in 0..<frames {
+            bytes += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0]  // a 1×1 frame at (0, 0)
+            bytes += [0x02, 0x02, 0x44, 0x01, 0x00]     // LZW: clear, index 0, end
+        }
+        bytes.append(0x3B)
+        return Data(bytes)
+    }
+
+    @Test func aTinyGIFWithAHugeCanvasIsRefusedBeforeItsCanvasExists() {
+        let data = Self.gif(width: 10000, height: 10000, frames: 1)
+        #expect(data.count < 64)
+        #expect(throws: DecodeError.tooLarge(width: 10000, height: 10000)) {
+            try ImageCoders.decode(data, options: DecodeOptions(targetSize: PixelSize(width: 100, height: 100)))
+        }
+    }
+
+    @Test func gifFramesStopAtTheByteBudget() throws {
+        let image = try ImageCoders.decode(Self.gif(width: 1000, height: 1000, frames: 300))
+        let bytes = 1000 * 1000 * 4 * 2 + image.frames.count * 1000 * 1000 * 4
+        #expect(image.frames.count > 1)
+        #expect(bytes <= DecodeOptions.defaultOutputByteLimit, "\(image.frames.count) frames kept")
+    }
+
+    @Test func aTinyAnimatedWebPWithAHugeCanvasIsRefused() throws {
+        var data = try Reference.data("webp/anim.webp")
+        // VP8X: canvas width − 1 and height − 1, 24 bits each, at offsets 24 and 27.
+        for offset in [24, 27] { data.replaceSubrange(offset..<offset + 3, with: [0x0F, 0x27, 0x00]) }
+        #expect(throws: DecodeError.tooLarge(width: 10000, height: 10000)) {
+            try ImageCoders.decode(data, options: DecodeOptions(targetSize: PixelSize(width: 100, height: 100)))
+        }
+    }
+
+    @Test func theBudgetCountsCanvasesAndFrames() {
+        let budget = OutputBudget(limit: 100, working: 40, frame: 20)
+        #expect(budget.allows(frames: 3))
+        #expect(!budget.allows(frames: 4))
+        #expect(!OutputBudget(limit: 100, working: 101, frame: 0).allows(frames: 0))
+        #expect(!OutputBudget(limit: 100, working: 0, frame: .max).allows(frames: 2))
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import WebImage
+
+/// An overall deadline per transfer, scaled by the size cap (issue 21: a body dripped at one byte a
+/// second or faster never timed out and held a download slot forever).
+@Suite struct TransferDeadlineTests {
+    @Test func aDrippedBodyTimesOutAtTheDeadline() async throws {
+        let server = try await LoopbackServer.start()
+        var drip = StubResponse.ok(DownloaderTestKit.fakeImageBytes(4096), contentType: "image/fake")
+        drip.bytesPerSecond = 8
+        drip.chunkSize = 1
+        server.route("/drip", drip)
+        var config = DownloaderTestKit.config(timeout: 1)
+        config.maxResponseBytes = 16 * 1024  // deadline: 4 × 1 s + 16 KB at 64 KB/s = 4.25 s
+        let downloader = ImageDownloader(config: config)
+        let recorder = ResultRecorder()
+        let start = ContinuousClock.now
+        downloader.downloadImage(with: server.url("/drip")) { recorder.record($0) }
+        #expect(await recorder.wait(timeout: .seconds(30)) { results in results.contains { if case .success(let r) = $0 { return r.isFinished } else { return true } } })
+        let elapsed = ContinuousClock.now - start
+        guard case .failure(.timedOut(_, .deadline(let received), let limit))? = recorder.finals.first else {
+            Issue.record("\(recorder.finals)")
+            await server.stop()
+            return
+        }
+        #expect(limit == .milliseconds(4250))
+        #expect(received > 0 && received < 4096)
+        #expect(elapsed >= .seconds(4) && elapsed < .seconds(20))
+        await server.stop()
+    }
+
+    @Test func theDeadlineScalesWithTheSizeCap() {
+        #expect(CurlRequest(url: URL(string: "http://a/")!, timeout: .seconds(15), maxBytes: 64 << 20).deadline == .seconds(60 + 1024))
+        #expect(CurlRequest(url: URL(string: "http://a/")!, timeout: .seconds(15), maxBytes: 0).deadline == .seconds(660))
+    }
+}
