@@ -5,7 +5,7 @@ import TestSupport
 /// iTerm2 inline images (OSC 1337) in a real mlterm: `--print --renderer iterm2`, then the gallery,
 /// each image in its own cell (colours read back from a screenshot; mlterm answers no probe that
 /// names it, so the renderer is forced).
-@Suite(.enabled(if: GraphicalTerminal.missingTools(for: .mlterm) == nil, "mlterm, Xvfb, xdotool or ImageMagick missing: skipping"),
+@Suite(.endToEnd, .enabled(if: GraphicalTerminal.missingTools(for: .mlterm) == nil, "mlterm, Xvfb, xdotool or ImageMagick missing: skipping"),
        .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
 struct MltermITermGalleryTests {
     @Test(.timeLimit(.minutes(2)))
