@@ -15,8 +15,8 @@ extension TerminalModel {
         place(.sixel(Self.hash(body)), placement: 0, columns: columns, rows: rows)
     }
 
-    /// The pixel size of sixel data: raster attributes when given (and not smaller than the data),
-    /// else the data's extent.
+    /// The pixel size of sixel data: the raster attributes' when given (the last band of a height
+    /// that is no multiple of 6 is partial), else the data's extent.
     static func sixelSize(_ data: [UInt8]) -> (width: Int, height: Int) {
         var rasterWidth = 0, rasterHeight = 0
         var index = 0
@@ -64,7 +64,8 @@ extension TerminalModel {
         }
         let dataHeight = bands * 6 + (bandHasData ? 6 : 0)
         _ = lastBits
-        return (max(rasterWidth, maxX), max(rasterHeight, dataHeight))
+        if rasterWidth > 0, rasterHeight > 0 { return (rasterWidth, rasterHeight) }
+        return (maxX, dataHeight)
     }
 
     /// FNV-1a, 64 bits.

@@ -1,0 +1,54 @@
+import Testing
+import TerminalModel
+@testable import Gallery
+
+/// The sequences random exploration found (shrunk), each a regression test. Those still failing are
+/// known issues (named after their issue); remove `withKnownIssue` when the fix lands, and the test
+/// must pass.
+@Suite struct GalleryExplorationRegressionTests {
+    func problem(_ kind: TerminalKind, _ steps: String) throws -> String? {
+        try ExplorationOracle.explore(kind, ExplorationStep.parse(steps))
+    }
+
+    /// Found by seed 8wweiUzu/nAFC8X4wGLA/6ShrHbMVZt3Ukyd+O3YHno= (and others): scrolling back up
+    /// (`k` scrolls the grid down: CSI T) leaves xterm showing the old sixels where they were.
+    @Test func xtermReverseScrollLeavesTheOldSixels() throws {
+        let steps = "PageDown k settle PageUp"
+        let found = try problem(.xterm, steps)
+        withKnownIssue("issue 23 #2: xterm's reverse scroll does not move its sixels") {
+            #expect(found == nil, "xterm after [\(steps)]: \(found ?? "")")
+        }
+        #expect(try problem(.mlterm, steps) == nil, "mlterm moves them: the same keys settle right")
+    }
+
+    /// List view, a page down, then `k` (one item row up): the same cause in list mode.
+    @Test func xtermListViewScrollUpLeavesOldSixels() throws {
+        let steps = "v settle PageDown settle k"
+        let found = try problem(.xterm, steps)
+        withKnownIssue("issue 23 #2: xterm's reverse scroll does not move its sixels") {
+            #expect(found == nil, "xterm after [\(steps)]: \(found ?? "")")
+        }
+        #expect(try problem(.mlterm, steps) == nil)
+    }
+
+    /// Found by seed f5Z3ldYmZV8kphDBsuHuut8qi5jhjKcbp9eQ1WQV/ss=: images evicted from the encoded
+    /// output cache are freed with `d=I`, which in kitty 0.26 also frees every image without a
+    /// placement; coming back places them without uploading: ENOENT, blank cells.
+    @Test func kittyReplacesImagesFreedByAnotherImagesDelete() throws {
+        let steps = "G settle g settle v PageDown v"
+        let found = try problem(.kitty, steps)
+        withKnownIssue("issue 23 #1: kitty frees unplaced images on d=I; they are re-placed without an upload") {
+            #expect(found == nil, "kitty after [\(steps)]: \(found ?? "")")
+        }
+    }
+
+    /// The paging form of the same defect: three screens down, two up, loads settled between.
+    @Test func kittyPagingBackAfterEvictionsShowsBlankCells() throws {
+        let steps = "PageDown settle PageDown settle PageDown settle PageUp settle PageUp settle"
+        let found = try problem(.kitty, steps)
+        withKnownIssue("issue 23 #1: kitty frees unplaced images on d=I") {
+            #expect(found?.contains("ENOENT") != true, "kitty after [\(steps)]: \(found ?? "")")
+        }
+        #expect(try problem(.tmux, steps) == nil, "half-blocks have no uploads: the same keys settle right")
+    }
+}
