@@ -16,6 +16,12 @@ extension TerminalModel {
         let rect = (rows: Int(event.start_row)..<Int(event.end_row), columns: Int(event.start_col)..<Int(event.end_col))
         switch Int(event.kind) {
         case Int(CVT_PUT), Int(CVT_ERASE):
+            if let band = staleBand, rect.rows.lowerBound >= band.rows.upperBound {
+                // xterm: text below the band a reverse scroll exposed repaints that band from its
+                // record of the sixels, which the reverse scroll did not move: the old images come back.
+                for (index, fragment) in band.fragments { layer[index] = fragment }
+                staleBand = nil
+            }
             if kind.textErasesImages {
                 clearLayer(rows: rect.rows, columns: rect.columns)
             } else if kind.showsKitty, Int(event.kind) == Int(CVT_ERASE), rect.rows == 0..<rows, rect.columns == 0..<columns {
@@ -25,12 +31,18 @@ extension TerminalModel {
         case Int(CVT_SCROLL):
             let down = Int(event.downward), right = Int(event.rightward)
             guard kind.showsSixel || kind.showsKitty else { return }
-            if down < 0 && !kind.reverseScrollMovesImages { return }  // xterm: its record stays put
+            if down < 0 && !kind.reverseScrollMovesImages {
+                // xterm moves the pixels on screen but not its record of the sixels: remember what the
+                // record still has in the band the scroll exposed.
+                let band = rect.rows.lowerBound..<min(rect.rows.upperBound, rect.rows.lowerBound - down)
+                var fragments: [Int: ImageFragment] = [:]
+                for row in band { for column in rect.columns { if let f = layer[row * columns + column] { fragments[row * columns + column] = f } } }
+                staleBand = fragments.isEmpty ? nil : (band, fragments)
+            }
             scrollLayer(rows: rect.rows, columns: rect.columns, down: down, right: right)
         default:
             break
         }
-        _ = columns
     }
 
     func clearLayer(rows: Range<Int>, columns: Range<Int>) {

@@ -32,6 +32,9 @@ public final class TerminalModel {
     /// The image layer: per cell, the fragment shown over the text, if any.
     var layer: [ImageFragment?]
     var splitter = ControlStringSplitter()
+    /// xterm after a reverse scroll: the band it exposed and what its (unmoved) record of sixels
+    /// has there, drawn again when text is next written below the band.
+    var staleBand: (rows: Range<Int>, fragments: [Int: ImageFragment])?
 
     /// A terminal of `columns` × `rows` cells of `cellWidth` × `cellHeight` pixels.
     public init(kind: TerminalKind, columns: Int, rows: Int, cellWidth: Int = 8, cellHeight: Int = 16) {
