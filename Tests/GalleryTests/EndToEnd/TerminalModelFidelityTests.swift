@@ -85,4 +85,47 @@ import TestSupport
         let fewer = observed[3].count < observed[2].count * 97 / 100
         #expect(fewer == modelErased, "text over the image: red \(observed[2].count) → \(observed[3].count) px, model erased: \(modelErased) (\(description))")
     }
+
+    /// kitty 0.26's freeing delete: image A placed, its placement deleted (data kept), then a `d=I` of
+    /// another image B: A is freed with it, and putting A again shows nothing (ENOENT); uploaded again,
+    /// it shows. Real kitty and the model agree on each step.
+    @Test(.timeLimit(.minutes(3)))
+    func kittyFreesUnplacedImagesOnAnUppercaseDeleteAsTheModelSays() async throws {
+        if let missing = GraphicalTerminal.missingTools(for: .kitty) { print("skipped: \(missing)"); return }
+        let dir = try Fixtures.temporaryDirectory("model-fidelity-kitty")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let red = Data((0..<64).flatMap { _ in [UInt8(255), 0, 0] }).base64EncodedString()
+        let blue = Data((0..<64).flatMap { _ in [UInt8(0), 0, 255] }).base64EncodedString()
+        let upload = { (id: Int, data: String) in "\u{1B}_Ga=t,f=24,s=8,v=8,i=\(id),q=2;\(data)\u{1B}\\" }
+        let put = { (id: Int, p: Int, row: Int) in "\u{1B}[\(row);3H\u{1B}_Ga=p,i=\(id),p=\(p),c=4,r=2,C=1,q=2\u{1B}\\" }
+        let steps = [
+            "\u{1B}[?25l\u{1B}[2J" + upload(5, red) + upload(6, blue) + put(5, 1, 4) + put(6, 2, 12),
+            "\u{1B}_Ga=d,d=i,i=5,p=1,q=2\u{1B}\\\u{1B}_Ga=d,d=I,i=6,q=2\u{1B}\\" + put(5, 3, 8),
+            upload(5, red) + put(5, 3, 8),
+        ]
+        let model = TerminalModel(kind: .kitty, columns: 120, rows: 36)
+        var modelRed: [Bool] = [], script = ""
+        for (index, step) in steps.enumerated() {
+            try Data(step.utf8).write(to: dir.appendingPathComponent("step\(index)"))
+            script += (index == 0 ? "" : "while [ ! -e go\(index) ]; do sleep 0.1; done; ") + "cat step\(index); "
+            model.write(step)
+            modelRed.append(model.shownImages[.kitty(5)] != nil)
+        }
+        let command = script + "sleep 120"
+        let observed = try await Blocking.run { () throws -> [Int] in
+            let terminal = try GraphicalTerminal(kind: .kitty, command: command, directory: dir.path)
+            defer { terminal.stop() }
+            var seen: [Int] = []
+            for index in 0..<steps.count {
+                if index > 0 { _ = FileManager.default.createFile(atPath: dir.appendingPathComponent("go\(index)").path, contents: nil) }
+                let shot = dir.appendingPathComponent("kitty-free\(index).png").path
+                _ = try terminal.settledScreenshot(to: shot, interval: 1.0, timeout: 30)
+                seen.append(try Self.red(shot).count)
+            }
+            return seen
+        }
+        print("kitty d=I: model shows A \(modelRed), red pixels \(observed), diagnostics \(model.diagnostics)")
+        #expect(observed.map { $0 > 100 } == modelRed, "red pixels \(observed) vs model \(modelRed)")
+        #expect(modelRed == [true, false, true] && model.diagnostics.contains { $0.hasPrefix("ENOENT") })
+    }
 }
