@@ -37,12 +37,14 @@ struct RandomKeysOracleTests {
     }
 
     /// The seeds and terminals to run: `SDG_EXPLORE_SEEDS` (a count, from seed 1) and
-    /// `SDG_EXPLORE_TERMINAL`, else three fixed seeds in each terminal.
+    /// `SDG_EXPLORE_TERMINAL`, else one fixed seed in each terminal (11 xterm, 12 mlterm, 13 kitty).
     static var cases: [(GraphicalTerminal.Kind, UInt64)] {
         let environment = ProcessInfo.processInfo.environment
         let kinds = environment["SDG_EXPLORE_TERMINAL"].flatMap(GraphicalTerminal.Kind.init(rawValue:)).map { [$0] } ?? GraphicalTerminal.Kind.allCases
-        let seeds = environment["SDG_EXPLORE_SEEDS"].flatMap(UInt64.init).map { Array(1...max(1, $0)) } ?? [11, 12, 13]
-        return kinds.flatMap { kind in seeds.map { (kind, $0) } }
+        guard let count = environment["SDG_EXPLORE_SEEDS"].flatMap(UInt64.init) else {
+            return zip(kinds, [11, 12, 13]).map { ($0, $1) }
+        }
+        return kinds.flatMap { kind in (1...max(1, count)).map { (kind, $0) } }
     }
 
     /// Defects known to make some seeds fail in these terminals (issue 23); failures there are known

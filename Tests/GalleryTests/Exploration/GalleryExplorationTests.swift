@@ -10,7 +10,7 @@ import Testing
 /// its seed (`.fixedSeed(…)` reproduces it) and the shrunk sequence of steps.
 @Suite(.serialized) struct GalleryExplorationTests {
     /// Sequences per terminal kind and run (`SDG_EXPLORE_COUNT` overrides, for long runs).
-    static let count = ProcessInfo.processInfo.environment["SDG_EXPLORE_COUNT"].flatMap(Int.init) ?? 150
+    static let count = ProcessInfo.processInfo.environment["SDG_EXPLORE_COUNT"].flatMap(Int.init) ?? 200
     /// The kinds explored (`SDG_EXPLORE_KINDS=xterm,kitty` narrows them).
     static let kinds = ProcessInfo.processInfo.environment["SDG_EXPLORE_KINDS"].map { $0.split(separator: ",").compactMap { TerminalKind(rawValue: String($0)) } } ?? TerminalKind.allCases
     /// Kinds whose known defects (issue 23) the exploration finds within a few dozen sequences: their
