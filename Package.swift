@@ -93,7 +93,7 @@ let package = Package(
         // in the test-only C target CVTerm and imported by TerminalModel alone.
         .target(name: "CVTerm", path: "Tests/CVTerm", linkerSettings: [.linkedLibrary("vterm")]),
         .target(name: "TerminalModel", dependencies: ["CVTerm"], path: "Tests/TerminalModel", swiftSettings: strict),
-        .testTarget(name: "TerminalModelTests", dependencies: ["TerminalModel", "TerminalGraphics", "ImageCodecs", "Gallery"], swiftSettings: strict),
+        .testTarget(name: "TerminalModelTests", dependencies: ["TerminalModel"], swiftSettings: strict),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"], swiftSettings: strict),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"], swiftSettings: strict),
         .testTarget(name: "TestSupportTests", dependencies: ["Locking", "TestSupport"], swiftSettings: strict),
