@@ -4,7 +4,7 @@ PREFIX     ?= /usr/local
 CONFIG_REL := -c release
 ARGS       ?= --demo
 
-.PHONY: all setup setup-build build release run test test-tsan test-asan bench fuzz clean install uninstall
+.PHONY: all setup setup-build build release run test e2e test-tsan test-asan bench fuzz clean install uninstall
 
 all: build
 
@@ -23,20 +23,26 @@ release: setup-build
 run: release
 	@"$$($(SWIFT) build $(CONFIG_REL) --show-bin-path)/sdgallery" $(ARGS)
 
+# `make test`: the unit and loopback tiers; `make e2e`: the end-to-end tier (the built sdgallery in
+# tmux, xterm, mlterm, kitty). scripts/run-tests picks a tier by the tests' `.endToEnd` tag.
 test: setup
 	$(SWIFT) build --build-tests
-	@scripts/run-tests
+	@scripts/run-tests --tier fast
 
-# The whole suite under ThreadSanitizer / AddressSanitizer, each in its own scratch path so the
+e2e: setup
+	$(SWIFT) build --build-tests
+	@scripts/run-tests --tier e2e
+
+# Every tier under ThreadSanitizer / AddressSanitizer, each in its own scratch path so the
 # normal build stays as it is (docs/sanitizers.md: commands, figures, last clean run).
 test-tsan: setup
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	@TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 $${TSAN_OPTIONS:-}" scripts/run-tests --sanitize=thread --scratch-path .build-tsan
+	@TSAN_OPTIONS="halt_on_error=0 second_deadlock_stack=1 $${TSAN_OPTIONS:-}" scripts/run-tests --tier all --sanitize=thread --scratch-path .build-tsan
 
 test-asan: setup
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	@ASAN_OPTIONS="detect_leaks=0" SDG_CHILD_ASAN_OPTIONS="detect_leaks=1" \
-	  LSAN_OPTIONS="suppressions=$(CURDIR)/scripts/lsan.supp" scripts/run-tests --sanitize=address --scratch-path .build-asan
+	  LSAN_OPTIONS="suppressions=$(CURDIR)/scripts/lsan.supp" scripts/run-tests --tier all --sanitize=address --scratch-path .build-asan
 
 # `make bench`: the end-to-end benchmarks (scripts/bench, writes docs/benchmarks.md; BENCH_ARGS=--quick
 # for a short run); `make bench BENCH=codecs` (or cache, render, downloader, …): one micro benchmark.

@@ -4,11 +4,9 @@
 // Dependency arrows point down only:
 //   sdgallery → Gallery → {WebImage, TerminalGraphics} → ImageCodecs → C* wrappers;
 //   Locking (the lock type) and SafeText (the sanitizer) sit under all of them.
-// Each C library is imported by exactly one Swift module.
+// Each C library is imported by exactly one Swift module; every module a target imports is declared.
+// Swift 6 language mode (strict concurrency) for every target: `swiftLanguageModes` below.
 import PackageDescription
-
-/// Swift settings shared by every Swift target: Swift 6 language mode is the package default.
-let strict: [SwiftSetting] = []
 
 let package = Package(
     name: "sdgallery",
@@ -42,41 +40,38 @@ let package = Package(
         .target(name: "CLibFuzzer"),
 
         // MARK: Swift modules
-        .target(name: "Locking", swiftSettings: strict),
-        .target(name: "SafeText", swiftSettings: strict),
-        .target(name: "Zlib", dependencies: ["CZlib"], swiftSettings: strict),
-        .target(name: "ImageCodecs", dependencies: ["Locking", "CJPEG", "CPNG", "CGIF", "CWebP"], swiftSettings: strict),
+        .target(name: "Locking"),
+        .target(name: "SafeText"),
+        .target(name: "Zlib", dependencies: ["CZlib"]),
+        .target(name: "ImageCodecs", dependencies: ["Locking", "CJPEG", "CPNG", "CGIF", "CWebP"]),
         .target(
             name: "WebImage",
             dependencies: [
                 "ImageCodecs", "Locking", "SafeText", "Zlib", "CCurl", "CCrypto",
                 .product(name: "DequeModule", package: "swift-collections"),
-            ],
-            swiftSettings: strict
+            ]
         ),
-        .target(name: "TerminalGraphics", dependencies: ["ImageCodecs", "Locking", "SafeText", "Zlib", "CSixel"], swiftSettings: strict),
+        .target(name: "TerminalGraphics", dependencies: ["ImageCodecs", "Locking", "SafeText", "Zlib", "CSixel"]),
         .target(
             name: "Gallery",
             dependencies: [
-                "WebImage", "TerminalGraphics", "Locking", "SafeText", "CNcurses", "CSystem",
+                "WebImage", "TerminalGraphics", "ImageCodecs", "Locking", "SafeText", "CNcurses", "CSystem",
                 .product(name: "FlyingFox", package: "FlyingFox"),
-            ],
-            swiftSettings: strict
+                .product(name: "FlyingSocks", package: "FlyingFox"),
+            ]
         ),
         .executableTarget(
             name: "sdgallery",
-            dependencies: ["Gallery", "TerminalGraphics", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: strict
+            dependencies: ["Gallery", "TerminalGraphics", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "sdgallery-bench",
-            dependencies: ["ImageCodecs", "Locking", "WebImage", "TerminalGraphics", "Gallery", "Zlib", "TestSupport", .product(name: "FlyingFox", package: "FlyingFox")],
-            swiftSettings: strict
+            dependencies: ["ImageCodecs", "Locking", "WebImage", "TerminalGraphics", "Gallery", "Zlib", "TestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
         // Fuzz targets (scripts/fuzz builds sdgallery-fuzz with -sanitize=fuzzer,address; any other
         // build of it replays inputs).
-        .target(name: "FuzzTargets", dependencies: ["ImageCodecs", "TerminalGraphics", "Gallery", "SafeText"], swiftSettings: strict),
-        .executableTarget(name: "sdgallery-fuzz", dependencies: ["FuzzTargets", "CLibFuzzer"], swiftSettings: strict),
+        .target(name: "FuzzTargets", dependencies: ["ImageCodecs", "TerminalGraphics", "Gallery", "SafeText"]),
+        .executableTarget(name: "sdgallery-fuzz", dependencies: ["FuzzTargets", "CLibFuzzer"]),
 
         // MARK: Tests
         .target(
@@ -86,31 +81,29 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ],
-            path: "Tests/TestSupport",
-            swiftSettings: strict
+            path: "Tests/TestSupport"
         ),
         // The terminal model, a test oracle: libvterm (Debian's libvterm-dev) for the text layer, wrapped
         // in the test-only C target CVTerm and imported by TerminalModel alone.
         .target(name: "CVTerm", path: "Tests/CVTerm", linkerSettings: [.linkedLibrary("vterm")]),
-        .target(name: "TerminalModel", dependencies: ["CVTerm"], path: "Tests/TerminalModel", swiftSettings: strict),
-        .testTarget(name: "TerminalModelTests", dependencies: ["TerminalModel"], swiftSettings: strict),
-        .testTarget(name: "SafeTextTests", dependencies: ["SafeText"], swiftSettings: strict),
-        .testTarget(name: "ZlibTests", dependencies: ["Zlib"], swiftSettings: strict),
-        .testTarget(name: "TestSupportTests", dependencies: ["Locking", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Locking", "TestSupport"], swiftSettings: strict),
+        .target(name: "TerminalModel", dependencies: ["CVTerm"], path: "Tests/TerminalModel"),
+        .testTarget(name: "TerminalModelTests", dependencies: ["TerminalModel"]),
+        .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+        .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
+        .testTarget(name: "TestSupportTests", dependencies: ["Locking", "TestSupport"]),
+        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Locking", "TestSupport"]),
         // Every module a test target imports is listed: one imported only transitively is not tracked,
         // so a change to its types' layout can leave the tests' objects stale (and crashing).
-        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "ImageCodecs", "Locking", "SafeText", "Zlib", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "ImageCodecs", "Locking", "Zlib", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WebImageTests", dependencies: ["WebImage", "ImageCodecs", "Locking", "SafeText", "Zlib", "TestSupport"]),
+        .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "ImageCodecs", "Locking", "Zlib", "TestSupport"]),
         .testTarget(
             name: "GalleryTests",
             dependencies: [
                 "Gallery", "WebImage", "TerminalGraphics", "ImageCodecs", "Locking", "SafeText", "CNcurses", "TestSupport",
                 "TerminalModel", .product(name: "PropertyBased", package: "swift-property-based"),
-            ],
-            swiftSettings: strict
+            ]
         ),
-        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "ImageCodecs", "Locking", "TerminalGraphics", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "ImageCodecs", "Locking", "TerminalGraphics", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

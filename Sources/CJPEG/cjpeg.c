@@ -12,6 +12,8 @@ long sdg_jpeg_turbo_version_number(void) {
 }
 int sdg_jpeg_lib_version(void) { return JPEG_LIB_VERSION; }
 
+#define SDG_JPEG_MAX_COMPONENTS 10  // libjpeg's limit (jmorecfg.h)
+
 struct sdg_jpeg {
     struct jpeg_decompress_struct cinfo;
     struct jpeg_error_mgr err;
@@ -25,10 +27,13 @@ struct sdg_jpeg {
     uint8_t *pixels;         // out_w × out_h × 4
     uint8_t *row4;           // one CMYK row
     long warnings;
+    int dc_scan[SDG_JPEG_MAX_COMPONENTS];  // the scan that carried each component's first DC bits (0: none yet)
     char message[JMSG_LENGTH_MAX + 1];
 };
 
 // MARK: error manager: format the message, jump back into this file, never print.
+
+static void sdg_note_scan(sdg_jpeg *d);
 
 static void sdg_error_exit(j_common_ptr c) {
     sdg_jpeg *d = (sdg_jpeg *)c->client_data;
@@ -177,6 +182,7 @@ int sdg_jpeg_configure(sdg_jpeg *d, int scale_denom, int buffered, int *out_widt
         return SDG_JPEG_ERROR;
     }
     d->configured = 1;
+    if (d->buffered) sdg_note_scan(d);  // jpeg_read_header stopped at the first scan's header
     *out_width = (int)w;
     *out_height = (int)h;
     return SDG_JPEG_OK;
@@ -234,6 +240,7 @@ int sdg_jpeg_advance(sdg_jpeg *d) {
         while (!d->input_done) {
             int r = jpeg_consume_input(c);
             if (r == JPEG_SUSPENDED) return SDG_JPEG_SUSPENDED;
+            if (r == JPEG_REACHED_SOS) sdg_note_scan(d);
             if (r == JPEG_REACHED_EOI) d->input_done = 1;
         }
         return d->finished ? SDG_JPEG_DONE : SDG_JPEG_OK;
@@ -244,6 +251,26 @@ int sdg_jpeg_advance(sdg_jpeg *d) {
         d->finished = 1;
     }
     return SDG_JPEG_DONE;
+}
+
+// Notes which components the scan whose header was just read starts the DC of (Ss = 0, Ah = 0).
+static void sdg_note_scan(sdg_jpeg *d) {
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    if (c->Ss != 0 || c->Ah != 0) return;
+    for (int i = 0; i < c->comps_in_scan && i < MAX_COMPS_IN_SCAN; i++) {
+        int ci = c->cur_comp_info[i] ? c->cur_comp_info[i]->component_index : -1;
+        if (ci >= 0 && ci < SDG_JPEG_MAX_COMPONENTS && d->dc_scan[ci] == 0) d->dc_scan[ci] = c->input_scan_number;
+    }
+}
+
+int sdg_jpeg_dc_scan(const sdg_jpeg *d) {
+    if (!d->configured || !d->buffered) return 0;
+    int last = 0;
+    for (int ci = 0; ci < d->cinfo.num_components && ci < SDG_JPEG_MAX_COMPONENTS; ci++) {
+        if (d->dc_scan[ci] == 0) return 0;
+        if (d->dc_scan[ci] > last) last = d->dc_scan[ci];
+    }
+    return last;
 }
 
 int sdg_jpeg_rows(const sdg_jpeg *d) { return d->rows; }

@@ -21,4 +21,14 @@ public protocol IncrementalDecoding: AnyObject {
     /// All bytes have arrived: the final image, equal to a one-shot decode of the same bytes.
     /// Throws `DecodeError` (e.g. `.truncated` when the data ended early).
     func finish() throws -> Image
+    /// An image from the bytes so far that is already final at the target size (a JPEG's EXIF
+    /// thumbnail no smaller than the target and of the image's aspect; a progressive JPEG's DC
+    /// scans or an Adam7 PNG's first pass when the target is at most 1/8 of the image per axis):
+    /// nothing later would add a pixel the target shows. Nil when more bytes are needed.
+    func sufficientImage() -> Image?
+}
+
+extension IncrementalDecoding {
+    /// Formats that cannot tell: never before the end.
+    public func sufficientImage() -> Image? { nil }
 }

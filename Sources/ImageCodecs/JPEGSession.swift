@@ -26,6 +26,8 @@ final class JPEGSession {
     private var shownScans = 0
     private var renderedLast = false
     private var lastPartial: Image?
+    /// The EXIF thumbnail's JPEG, when the header carried one (`exifThumbnailImage()`).
+    private var exifThumbnail: ExifThumbnail?
 
     init(options: DecodeOptions, incremental: Bool) throws {
         guard let handle = sdg_jpeg_create() else { throw DecodeError.corrupt(format: "JPEG", reason: "out of memory") }
@@ -85,7 +87,9 @@ final class JPEGSession {
         var length = 0
         var orientation = ExifOrientation.up
         if let exif = sdg_jpeg_exif(handle, &length) {
-            orientation = ExifOrientation.parse(exif: Array(UnsafeBufferPointer(start: exif, count: length)))
+            let payload = Array(UnsafeBufferPointer(start: exif, count: length))
+            orientation = ExifOrientation.parse(exif: payload)
+            if options.targetSize != nil { exifThumbnail = ExifThumbnail.parse(exif: payload) }
         }
         let g = DecodeGeometry(stored: PixelSize(width: Int(info.width), height: Int(info.height)), orientation: orientation, box: options.targetSize)
         try g.checkLimit(options.pixelLimit)
@@ -134,6 +138,40 @@ final class JPEGSession {
         if status >= Int32(SDG_JPEG_OK) { shownScans = scan }
         if status == Int32(SDG_JPEG_DONE) { renderedLast = true }
         return status
+    }
+
+    /// A progressive file whose target is at most 1/8 of it per axis, once every component's first
+    /// DC scan has arrived: the 1/8-scale image, which has every pixel the target needs (a DCT
+    /// decode at 1/8 uses only DC coefficients), as final. Nil before, or when more is needed.
+    func sufficientImage() -> Image? {
+        if pending > 0 { advance() }
+        guard buffered, error == nil, let geometry, geometry.jpegScaleDenominator == 8 else { return nil }
+        let dcScan = Int(sdg_jpeg_dc_scan(handle))
+        let scans = Int(sdg_jpeg_completed_scans(handle))
+        guard dcScan > 0, scans >= dcScan else { return nil }
+        if scans > shownScans, render(scan: scans) < Int32(SDG_JPEG_OK) { return nil }
+        lastPartial = snapshot()
+        return lastPartial
+    }
+
+    /// The EXIF thumbnail as the target's image, when it holds every pixel the target shows: the
+    /// image fitted into the target is no larger than the thumbnail, and the thumbnail has the
+    /// image's aspect (within 2%). Oriented by the image's EXIF orientation; `sourceSize` is the
+    /// whole image's. Nil otherwise (or when the thumbnail does not decode).
+    func exifThumbnailImage() -> Image? {
+        if pending > 0 { advance() }
+        guard error == nil, let geometry, let thumbnail = exifThumbnail, let box = options.targetSize else { return nil }
+        exifThumbnail = nil  // looked at once
+        guard let stored = try? JPEGSession.decode(Data(thumbnail.jpeg), options: DecodeOptions(pixelLimit: 1 << 22)) else { return nil }
+        let thumb = stored.size  // the thumbnail has no EXIF of its own: stored axes, as the image's
+        let aspect = Double(geometry.stored.width) / Double(geometry.stored.height)
+        let thumbAspect = Double(thumb.width) / Double(thumb.height)
+        guard abs(thumbAspect / aspect - 1) <= 0.02 else { return nil }
+        let fitted = geometry.display.fitting(in: box)
+        let thumbDisplay = geometry.orientation.oriented(thumb)
+        guard fitted.width <= thumbDisplay.width, fitted.height <= thumbDisplay.height else { return nil }
+        let bitmap = Bitmap(width: thumb.width, height: thumb.height, pixels: stored.pixels)
+        return bitmap.scaled(to: geometry.target).oriented(geometry.orientation).image(sourceSize: geometry.display)
     }
 
     /// All bytes are in: the final image, or the error (`.truncated` when the data ended early).

@@ -73,6 +73,24 @@ final class PNGSession {
         return lastPartial
     }
 
+    /// An Adam7 file whose target is at most 1/8 of it per axis, once its first pass is in: that
+    /// pass holds one pixel of every 8×8 block, as many as the target shows. Nil before, or when
+    /// more is needed (rows of a non-interlaced file are final only at the end).
+    func sufficientImage() -> Image? {
+        guard interlaced, !done, error == nil, let geometry, let pixels = sdg_png_pixels(handle) else { return nil }
+        let w = geometry.stored.width, h = geometry.stored.height
+        let sw = (w + 7) / 8, sh = (h + 7) / 8
+        guard geometry.target.width <= sw, geometry.target.height <= sh, sdg_png_completed_passes(handle) >= 1 else { return nil }
+        var out = [UInt8](repeating: 0, count: sw * sh * 4)
+        for y in 0..<sh {
+            for x in 0..<sw {
+                let s = (y * 8 * w + x * 8) * 4, d = (y * sw + x) * 4
+                for c in 0..<4 { out[d + c] = pixels[s + c] }
+            }
+        }
+        return geometry.finish(Bitmap(width: sw, height: sh, pixels: out), denominator: 8)
+    }
+
     /// All bytes are in: the final image or the error (`.truncated` when IEND never came).
     func finish() throws -> Image {
         if let error { throw error }

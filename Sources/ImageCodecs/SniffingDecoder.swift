@@ -41,6 +41,14 @@ final class SniffingDecoder: IncrementalDecoding {
         }
     }
 
+    func sufficientImage() -> Image? {
+        switch stage {
+        case .jpeg(let session): return session.exifThumbnailImage() ?? session.sufficientImage()
+        case .png(let session): return session.sufficientImage()
+        default: return nil
+        }
+    }
+
     func finish() throws -> Image {
         if case .sniffing(let head) = stage { start(with: head) }
         switch stage {

@@ -6,10 +6,12 @@ import Gallery
 /// lists of N lines (`gone/K.png tK`, missing local files: no network, every cell fails at once)
 /// opened by the real UI in tmux (160×48). Per size and binary: time from starting tmux to the
 /// first frame (status bar `1/N`), VmRSS then, time from sending `G` to the status bar showing
-/// `N/N`, and VmHWM (peak RSS) before quitting. Both binaries run on the same file, one after the other.
+/// `N/N`; then the `/` filter: `/`, then `1` typed — time until the prompt shows the `1`, time until
+/// its count is final (no "…"), VmRSS then; and VmHWM (peak RSS) before quitting. Both binaries run on the same file, one after the other.
 enum ListBench {
     struct Row {
         var firstFrame = Double.nan, rssMB = Double.nan, endKey = Double.nan, peakMB = Double.nan, note = ""
+        var filterKey = Double.nan, filterDone = Double.nan, filterRSS = Double.nan
     }
 
     static func run(_ arguments: [String]) {
@@ -23,15 +25,15 @@ enum ListBench {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sdgallery-listbench-\(getpid())")
         try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        print("| lines | list size | binary | first frame | RSS at first frame | G (to the end) | peak RSS | note |")
-        print("|---:|---:|---|---:|---:|---:|---:|---|")
+        print("| lines | list size | binary | first frame | RSS at first frame | G (to the end) | / key shown | filter done | RSS after filter | peak RSS | note |")
+        print("|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
         for size in sizes {
             let path = scratch.appendingPathComponent("list-\(size).txt").path
             guard let bytes = writeList(path: path, count: size) else { print("| \(size) | - | - | cannot write the list |"); continue }
             let runs = [("after", binary)] + (baseline.map { [("before", $0)] } ?? [])
             for (label, program) in runs {
                 let row = measure(program: program, list: path, count: size, scratch: scratch)
-                print("| \(size) | \(bytes >> 20) MB | \(label) | \(seconds(row.firstFrame)) | \(megabytes(row.rssMB)) | \(seconds(row.endKey)) | \(megabytes(row.peakMB)) | \(row.note) |")
+                print("| \(size) | \(bytes >> 20) MB | \(label) | \(seconds(row.firstFrame)) | \(megabytes(row.rssMB)) | \(seconds(row.endKey)) | \(seconds(row.filterKey)) | \(seconds(row.filterDone)) | \(megabytes(row.filterRSS)) | \(megabytes(row.peakMB)) | \(row.note) |")
             }
             try? FileManager.default.removeItem(atPath: path)
         }
@@ -75,10 +77,30 @@ enum ListBench {
         let keyStart = monotonicNow()
         tmux.send("G")
         if let end = waitFor(tmux, timeout: 120, { $0.contains(" \(count)\(total)") }) { row.endKey = end - keyStart }
+        measureFilter(tmux, count: count, row: &row)
         row.peakMB = pid.flatMap { memoryKB(pid: $0, field: "VmHWM:") }.map { Double($0) / 1024 } ?? .nan
         tmux.send("q")
         tmux.waitForExit(timeout: 10)
         return row
+    }
+
+    /// `/` then `1`: when the `1` shows in the prompt, and when its count is final ("/1▏ 3439 of").
+    static func measureFilter(_ tmux: TmuxSession, count: Int, row: inout Row) {
+        tmux.send("/")
+        guard waitFor(tmux, timeout: 30, { $0.contains("/▏") }) != nil else { return }
+        let start = monotonicNow()
+        tmux.send("1")
+        if let shown = waitFor(tmux, timeout: 120, { $0.contains("/1▏") }) { row.filterKey = shown - start }
+        let settled = waitFor(tmux, timeout: 300) { screen in
+            guard let prompt = screen.range(of: "/1▏ ") else { return false }
+            let rest = screen[prompt.upperBound...]
+            let digits = rest.prefix { $0.isNumber }
+            return !digits.isEmpty && rest.dropFirst(digits.count).hasPrefix(" of \(count)")
+        }
+        if let settled { row.filterDone = settled - start }
+        row.filterRSS = tmux.pid.flatMap { memoryKB(pid: $0, field: "VmRSS:") }.map { Double($0) / 1024 } ?? .nan
+        tmux.send("Escape")
+        _ = waitFor(tmux, timeout: 30) { !$0.contains("/1▏") }
     }
 
     /// Polls the pane until `condition` holds; the time it first held, nil after `timeout` seconds.

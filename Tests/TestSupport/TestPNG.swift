@@ -31,6 +31,24 @@ public enum TestPNG {
         return png
     }
 
+    /// An Adam7-interlaced PNG of the given RGBA pixels (stored deflate, so each pass costs its
+    /// pixels' bytes: the first pass is 1/64 of the body).
+    public static func adam7(width: Int, height: Int, rgba pixels: [UInt8]) -> Data {
+        let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+        var raw = [UInt8]()
+        for (x0, y0, dx, dy) in passes where x0 < width && y0 < height {
+            for y in stride(from: y0, to: height, by: dy) {
+                raw.append(0)  // filter: none
+                for x in stride(from: x0, to: width, by: dx) { raw += pixels[((y * width + x) * 4)..<((y * width + x) * 4 + 4)] }
+            }
+        }
+        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        png += chunk("IHDR", be32(UInt32(width)) + be32(UInt32(height)) + [8, 6, 0, 0, 1])  // interlace: Adam7
+        png += chunk("IDAT", Zlib.deflate(raw, level: 0) ?? [])
+        png += chunk("IEND", [])
+        return png
+    }
+
     private static func chunk(_ type: String, _ body: [UInt8]) -> Data {
         let typed = Array(type.utf8) + body
         return Data(be32(UInt32(body.count)) + typed + be32(Zlib.crc32(typed)))

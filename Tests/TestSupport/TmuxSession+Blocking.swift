@@ -9,11 +9,11 @@ extension TmuxSession {
     /// and Esc reaches the program at once (`escape-time 0`), as in a terminal without tmux.
     public static func startBlocking(columns: Int, rows: Int, command: String,
                                      environment: [String: String] = ChildProcess.testEnvironment,
-                                     statusLine: Bool = true) throws -> TmuxSession {
-        let session = TmuxSession()
+                                     statusLine: Bool = true, binary: String = "/usr/bin/tmux") throws -> TmuxSession {
+        let session = TmuxSession(binary: binary)
         var arguments = ["-L", session.socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command]
         if !statusLine { arguments += [";", "set-option", "-g", "status", "off", ";", "set-option", "-s", "escape-time", "0"] }
-        let result = try ChildProcess.run("/usr/bin/tmux", arguments, detached: true, environment: environment)
+        let result = try ChildProcess.run(binary, arguments, detached: true, environment: environment)
         if result.status != 0 { throw TmuxError(message: "tmux new-session failed with status \(result.status)") }
         return session
     }
@@ -21,7 +21,7 @@ extension TmuxSession {
     /// Runs `tmux -L socket ARGUMENTS` and returns its standard output ("" when it failed).
     @discardableResult
     public func run(_ arguments: [String]) -> String {
-        (try? ChildProcess.run("/usr/bin/tmux", ["-L", socket] + arguments).out) ?? ""
+        (try? ChildProcess.run(binary, ["-L", socket] + arguments).out) ?? ""
     }
 
     /// Sends keys (tmux key names), blocking.

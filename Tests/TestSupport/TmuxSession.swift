@@ -10,20 +10,22 @@ import Foundation
 public final class TmuxSession: Sendable {
     /// The tmux socket name (`tmux -L`).
     public let socket = "sdg-e2e-\(UUID().uuidString.prefix(8))"
+    /// The tmux executable (Debian's, or another version such as scripts/setup's tmux 3.5a).
+    public let binary: String
 
     /// Whether tmux is installed (scripts/setup installs it).
     public static let installed = FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
 
-    init() {}
+    init(binary: String = "/usr/bin/tmux") { self.binary = binary }
 
     /// Starts `command` in a `columns`×`rows` session (`startBlocking`, on a thread of its own).
-    public static func start(columns: Int, rows: Int, command: String) async throws -> TmuxSession {
-        try await Blocking.run { try startBlocking(columns: columns, rows: rows, command: command) }
+    public static func start(columns: Int, rows: Int, command: String, binary: String = "/usr/bin/tmux") async throws -> TmuxSession {
+        try await Blocking.run { try startBlocking(columns: columns, rows: rows, command: command, binary: binary) }
     }
 
     /// Kills the server (and the gallery in it) at once: a thread started here might never run if
     /// the test process ends first, leaving a gallery running in a detached tmux for good.
-    deinit { _ = try? ChildProcess.run("/usr/bin/tmux", ["-L", socket, "kill-server"], timeout: 5, detached: true) }
+    deinit { _ = try? ChildProcess.run(binary, ["-L", socket, "kill-server"], timeout: 5, detached: true) }
 
     /// Resizes the window.
     public func resize(columns: Int, rows: Int) async {
@@ -58,8 +60,8 @@ public final class TmuxSession: Sendable {
     /// Runs `tmux -L socket ARGUMENTS` on a thread of its own and returns its standard output.
     @discardableResult
     public func tmux(_ arguments: [String]) async -> String {
-        let socket = socket
-        return (try? await Blocking.run { try ChildProcess.run("/usr/bin/tmux", ["-L", socket] + arguments).out }) ?? ""
+        let socket = socket, binary = binary
+        return (try? await Blocking.run { try ChildProcess.run(binary, ["-L", socket] + arguments).out }) ?? ""
     }
 }
 

@@ -56,6 +56,9 @@ int sdg_jpeg_advance(sdg_jpeg *d);
 int sdg_jpeg_rows(const sdg_jpeg *d);
 /// Scans whose data has fully arrived (buffered mode).
 int sdg_jpeg_completed_scans(const sdg_jpeg *d);
+/// Buffered mode: the scan after which every component has had its first DC scan (the 1/8-scale
+/// image is then complete, its DC maybe without its successive-approximation low bits); 0 before.
+int sdg_jpeg_dc_scan(const sdg_jpeg *d);
 /// Buffered mode: renders the image as of scan `scan` (≤ completed scans) into the output.
 /// If the whole input is in and `scan` is the last one, also finishes the decompression.
 int sdg_jpeg_render_scan(sdg_jpeg *d, int scan);

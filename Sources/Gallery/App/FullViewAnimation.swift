@@ -2,9 +2,11 @@ import TerminalGraphics
 import ImageCodecs
 
 /// Plays an animated image (GIF/WebP frames) in the full view: which frame is showing, when the next
-/// one is due, and the painted frames already made (so a loop repaints from memory). Frames are
+/// one is due, and the painted frames already made (so a short loop repaints from memory). Frames are
 /// encoded on the paint queue, the current one and the next two at a time; a frame whose bytes are
 /// not ready yet shows the latest one painted before it (dropped, as a player drops late frames).
+/// The painted frames are a bounded ring: at most `keptFrames` and `keptBytes`, the ones furthest
+/// behind the current frame dropped first (a GIF of a million frames grew without bound).
 struct FullViewAnimation {
     private(set) var slot: SlotID?
     private(set) var imageID: UInt64?
@@ -21,6 +23,12 @@ struct FullViewAnimation {
     private var requested = Set<Int>()
     /// How many frames are encoded ahead of the one showing.
     static let framesAhead = 2
+    /// At most this many painted frames are kept…
+    static let keptFrames = 128
+    /// …holding at most this many bytes.
+    static let keptBytes = 32 << 20
+    /// Bytes of the painted frames kept.
+    private var paintedBytes = 0
 
     /// Starts (or keeps) playing `image` shown by `slot`; stops when it is nil or not animated.
     mutating func follow(slot: SlotID?, image: Image?, now: Double) {
@@ -59,6 +67,7 @@ struct FullViewAnimation {
         guard self.cells != cells else { return }
         self.cells = cells
         painted.removeAll()
+        paintedBytes = 0
         requested.removeAll()
     }
 
@@ -75,7 +84,24 @@ struct FullViewAnimation {
     mutating func finished(_ index: Int, image: UInt64, cells: CellSize, painted picture: RenderedImage?) {
         guard image == imageID, cells == self.cells else { return }
         requested.remove(index)
-        if let picture { painted[index] = picture }
+        guard let picture else { return }
+        paintedBytes += Self.size(of: picture) - (painted[index].map(Self.size) ?? 0)
+        painted[index] = picture
+        trim()
+    }
+
+    static func size(of picture: RenderedImage) -> Int { picture.bytes.count + picture.rows.reduce(0) { $0 + $1.count } }
+
+    /// Drops the painted frames furthest behind the current one until the ring is within its bounds
+    /// (the current frame and the ones ahead of it stay).
+    private mutating func trim() {
+        guard painted.count > Self.keptFrames || paintedBytes > Self.keptBytes, !durations.isEmpty else { return }
+        let count = durations.count
+        let behind = painted.keys.sorted { ($0 - frame + count) % count > ($1 - frame + count) % count }
+        for index in behind where painted.count > Self.keptFrames || paintedBytes > Self.keptBytes {
+            guard (index - frame + count) % count > Self.framesAhead else { break }
+            paintedBytes -= painted.removeValue(forKey: index).map(Self.size) ?? 0
+        }
     }
 
     /// What to show now: the current frame's picture, else the latest painted before it.

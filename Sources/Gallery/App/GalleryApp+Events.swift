@@ -7,10 +7,7 @@ extension GalleryApp {
         case .resized:
             let size = screen.updateSize()
             model.resize(terminal: size, cellPixels: screen.cellPixels)
-            painted.removeAll()
-            paintRequests.removeAll()
-            finishedPaints.withLock { $0.removeAll() }
-            animation.paint(for: nil)
+            pictures.forgetPictures()
             repaintAll = true
         case .quit: quitting = true
         }
@@ -29,6 +26,10 @@ extension GalleryApp {
         case .moreItems(let index):
             model.appendItems(index)
             dirty = true
+        case .painted(let result):
+            pictures.accept(result)
+            dirty = true
+        case .filterResults(let results): receive(results)
         case .inputEnded:
             status.readingInput = false
             dirty = true

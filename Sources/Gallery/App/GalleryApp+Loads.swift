@@ -10,12 +10,12 @@ extension GalleryApp {
         dirty = true
         switch update {
         case .progress(let received, let expected):
-            if images[slot] == nil { model.setState(.progress(received: received, expected: expected), of: binding.index) }
+            if pictures.image(of: slot) == nil { model.setState(.progress(received: received, expected: expected), of: binding.index) }
         case .partial(let image):
-            images[slot] = image
+            pictures.setImage(image, of: slot)
             model.setState(.partial, of: binding.index)
         case .final(let image, let details):
-            images[slot] = image
+            pictures.setImage(image, of: slot)
             countCached(binding.index, cached: details.origin == "memory" || details.origin == "disk")
             model.setState(.final, of: binding.index)
             model.setInfo(of: binding.index, pixelSize: details.pixelSize, byteCount: details.byteCount, format: details.format, origin: details.origin)
@@ -25,7 +25,8 @@ extension GalleryApp {
         case .notModified:
             model.setState(.final, of: binding.index)
         }
-        updatePendingCount()
+        // Counted once per loop iteration, not per update (each count reads every visible item).
+        pendingCountStale = true
     }
 
     /// Hands a model diff to the image source: cancels first, then binds as one screen in order of
@@ -35,9 +36,7 @@ extension GalleryApp {
         guard !diff.isEmpty else { return }
         for cancelled in diff.cancels {
             source.cancel(slot: cancelled.slot)
-            images[cancelled.slot] = nil
-            painted[cancelled.slot] = nil
-            paintRequests[cancelled.slot] = nil
+            pictures.bindingEnded(cancelled.slot)
         }
         for request in diff.prefetchCancels { source.cancelPrefetch(request) }
         if !diff.binds.isEmpty { source.beginScreen() }
@@ -69,6 +68,7 @@ extension GalleryApp {
     }
 
     func updatePendingCount() {
+        pendingCountStale = false
         status.pendingCells = model.bindings.filter { !model.items[$0.index].state.isSettled }.count
     }
 }

@@ -1,79 +1,41 @@
 import ImageCodecs
 import TerminalGraphics
 
-/// Painting and presenting frames: pictures come from the background paint queue; the UI thread
-/// composes and writes finished bytes only.
+/// Presenting frames: pictures come from `CellPictures` (painted on the background paint queue); the
+/// UI thread composes and writes finished bytes only.
 extension GalleryApp {
-    /// The painted image for an item, from the per-slot cache when the image and size are unchanged;
-    /// the current frame when it is the full view's animation.
-    func picture(for binding: SlotBinding, image: Image, cells: CellSize) -> RenderedImage? {
-        if animation.slot == binding.slot, image.isAnimated {
-            paintAnimation(image, cells: cells)
-            // Until its first frame is painted, the still picture below (painted the same way as a
-            // thumbnail) stands in.
-            if let picture = animation.picture { return picture }
-        }
-        if let cached = painted[binding.slot], cached.image == image.id, cached.cells == cells { return cached.painted }
-        let slot = binding.slot
-        if let done = finishedPaints.withLock({ $0.removeValue(forKey: slot) }), done.ticket == paintRequests[slot]?.ticket,
-           let result = done.painted {
-            painted[slot] = (done.image, done.cells, result)
-            if done.image == image.id && done.cells == cells { return result }
-        }
-        // Encoded already (ahead, while idle, or for another cell): no wait. A request still out for
-        // the slot is forgotten, so its late result cannot replace this picture.
-        if let ready = painter.painted(image, cells: cells, cellPixels: model.cellPixels) {
-            paintRequests[slot] = nil
-            painted[slot] = (image.id, cells, ready)
-            return ready
-        }
-        // Encode off the UI thread (sixel and kitty take milliseconds an image); the frame shows the
-        // cell's previous picture of the same size, or its placeholder, until the bytes are ready.
-        if paintRequests[slot].map({ $0.image != image.id || $0.cells != cells }) ?? true {
-            paintTickets += 1
-            let ticket = paintTickets
-            paintRequests[slot] = (image.id, cells, ticket)
-            let painter = painter, inbox = inbox, results = finishedPaints, cellPixels = model.cellPixels
-            Self.paintQueue.async {
-                let result = painter.paint(image, cells: cells, cellPixels: cellPixels)
-                results.withLock { $0[slot] = (ticket, image.id, cells, result) }
-                inbox.post(.work {})
-            }
-        }
-        if let previous = painted[slot], previous.cells == cells { return previous.painted }
-        return nil
-    }
-
-    /// Takes the animation frames the paint queue finished and hands it the ones due next.
-    func paintAnimation(_ image: Image, cells: CellSize) {
-        for done in finishedAnimationFrames.withLock({ finished in defer { finished.removeAll() }; return finished }) {
-            animation.finished(done.frame, image: done.image, cells: done.cells, painted: done.painted)
-        }
-        animation.paint(for: cells)
-        let painter = painter, inbox = inbox, results = finishedAnimationFrames, cellPixels = model.cellPixels
-        for frame in animation.framesToPaint() {
-            let still = animation.still(frame, of: image)
-            Self.paintQueue.async {
-                let painted = painter.paint(still, cells: cells, cellPixels: cellPixels)
-                results.withLock { $0.append((frame, image.id, cells, painted)) }
-                inbox.post(.work {})
-            }
-        }
-    }
-
-    /// Composes and shows a frame.
+    /// Composes and shows a frame, and checks the paint invariant on it.
     func present() {
-        let placements = Dictionary(model.placements.map { ($0.index, $0.image) }, uniquingKeysWith: { a, _ in a })
+        let rects = Dictionary(model.placements.map { ($0.index, $0.image) }, uniquingKeysWith: { a, _ in a })
+        let cellPixels = model.cellPixels, now = Self.now()
         var frame = composer.compose(model, status: status) { index in
-            guard let binding = model.binding(showing: index), let image = images[binding.slot], let rect = placements[index] else { return nil }
-            return picture(for: binding, image: image, cells: CellSize(columns: rect.columns, rows: rect.rows))
+            guard let binding = model.binding(showing: index), let rect = rects[index] else { return nil }
+            return pictures.picture(for: binding.slot, cells: CellSize(columns: rect.columns, rows: rect.rows),
+                                    cellPixels: cellPixels, now: now)
         }
         frame.released = painter.takeReleasedUploads()
         frame.scroll = scrollSinceLastFrame()
+        checkPaintInvariant(frame)
         screen.present(frame, repaintAll: repaintAll)
         framesPresented += 1
         dirty = false
         repaintAll = false
+    }
+
+    /// The invariant of the paint path: after every frame, each visible cell whose image is final is
+    /// on screen (a placement of this frame) or has a paint in flight for its current binding. A
+    /// breach is recorded (tests and the random exploration read `paintInvariantBreaches`).
+    func checkPaintInvariant(_ frame: Frame) {
+        let placed = frame.placements.map(\.rect)
+        for place in model.placements where !place.image.isEmpty {
+            guard model.items[place.index].state == .final, let binding = model.binding(showing: place.index),
+                  pictures.image(of: binding.slot) != nil else { continue }
+            if placed.contains(where: { $0.intersects(place.image) }) { continue }
+            if pictures.isShownOrPainting(binding.slot, cells: CellSize(columns: place.image.columns, rows: place.image.rows)) { continue }
+            if paintInvariantBreaches.count < 64 {
+                paintInvariantBreaches.append("frame \(framesPresented): item \(place.index) (\(binding.slot)) final but neither shown nor painting")
+            }
+        }
     }
 
     /// How far the grid scrolled since the last frame, when only that happened to its geometry (same

@@ -23,44 +23,34 @@ public final class GalleryApp {
     public private(set) var keyLatencies: [Double] = []
     /// When the oldest key not yet shown by a frame was read.
     var keyWaiting: Double?
-    /// The items whose pictures were encoded ahead, with the size they were encoded for.
-    var encodedAhead: [Int: CellSize] = [:]
     /// When a key last changed which items are bound, and whether downloads are held for a fling.
     var lastKeyScreenChange = -Double.infinity
     var holdingDownloads = false
+    /// The filter generation running scans serve (`GalleryApp+Filter`); set on the UI thread, read by scans.
+    let currentFilterGeneration = Locked(0)
     /// Frames presented.
     public internal(set) var framesPresented = 0
 
     let screen: Screen
     let source: CellImageSource
     let painter: CellPainter
-    let composer: FrameComposer
+    var composer: FrameComposer
     let inputDescriptor: Int32
     var decoder = InputDecoder()
     var keys = KeyMap()
-    var images: [SlotID: Image] = [:]
-    var painted: [SlotID: (image: UInt64, cells: CellSize, painted: RenderedImage)] = [:]
-    /// The picture last asked of the paint queue per slot (asked again only when it changes), with
-    /// its ticket. Forgotten when the slot's binding ends or the terminal resizes: a new binding of
-    /// the slot asks again, even for the same image at the same size.
-    var paintRequests: [SlotID: (image: UInt64, cells: CellSize, ticket: Int)] = [:]
-    /// The last paint ticket handed out.
-    var paintTickets = 0
-    /// Pictures the paint queue finished, taken by the UI thread in `picture(for:image:cells:)`; one
-    /// whose ticket is no longer the slot's request is dropped (it was painted for an earlier binding).
-    let finishedPaints = Locked<[SlotID: (ticket: Int, image: UInt64, cells: CellSize, painted: RenderedImage?)]>([:])
-    /// Animation frames the paint queue finished (frame, image id, cells, picture), taken by the UI thread.
-    let finishedAnimationFrames = Locked<[(frame: Int, image: UInt64, cells: CellSize, painted: RenderedImage?)]>([])
-    /// Where renderers run (one at a time, in order of request).
-    static let paintQueue = DispatchQueue(label: "sdgallery.paint", qos: .userInitiated)
+    /// What each cell shows: images, pictures, paints in flight, the animation (the one owner).
+    let pictures: CellPictures
+    /// Breaches of the paint invariant (`checkPaintInvariant`): empty unless a cell was left blank.
+    public internal(set) var paintInvariantBreaches: [String] = []
     /// Items shown from the memory or disk cache (the status bar's "N cached").
     var cachedItems = Set<Int>()
     var dirty = true
+    /// Load updates arrived since the status bar's pending count was last taken.
+    var pendingCountStale = false
     var repaintAll = true
     /// The grid the last frame showed (layout and first item row; nil in the full view): the next
     /// frame says how far it scrolled from it.
     var lastGridView: (layout: GalleryLayout, scrollRow: Int)?
-    var animation = FullViewAnimation()
     var quitting = false
     /// Options every bind carries (`.progressive` unless `--no-progressive`; `.refresh` with `--refresh`).
     public var loadOptions: CellLoadOptions = [.progressive]
@@ -71,6 +61,9 @@ public final class GalleryApp {
     /// Saves an image's original (`s`); calls back, on any thread, with the status line. Nil: `s`
     /// says saving is not available.
     public var saveOriginal: ((ImageLocation, @escaping @Sendable (String) -> Void) -> Void)?
+    /// Whether the window gaining focus repaints everything (sixel: the terminal may have lost images
+    /// while the window was unmapped). The screen must have focus reports on.
+    public var repaintOnFocus = false
     /// Milliseconds to wait for the rest of an escape sequence before a lone ESC counts as Esc.
     public var escapeTimeout: Int32 = 30
 
@@ -83,11 +76,10 @@ public final class GalleryApp {
         self.painter = painter
         self.composer = FrameComposer(theme: theme)
         self.inputDescriptor = inputDescriptor
-        if let inbox {
-            self.inbox = inbox
-        } else {
-            self.inbox = try UIInbox<GalleryEvent>()
-        }
+        let mailbox: UIInbox<GalleryEvent>
+        if let inbox { mailbox = inbox } else { mailbox = try UIInbox<GalleryEvent>() }
+        self.inbox = mailbox
+        pictures = CellPictures(painter: painter) { mailbox.post(.painted($0)) }
     }
 
     /// Runs until the user quits, stdin closes, or a quit signal or event arrives; then cancels every
@@ -104,7 +96,7 @@ public final class GalleryApp {
         while !quitting {
             let busy = status.pendingCells > 0 || status.activeDownloads > 0
             var timeout: Int32 = decoder.hasPending ? escapeTimeout : (busy ? 120 : 1000)
-            if let next = animation.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
+            if let next = pictures.animation.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
             if let release = flingEndsIn(now: Self.now()) { timeout = min(timeout, release) }
             if (dirty || repaintAll) && terminalKeepsUp(forKey: keyWaiting != nil) {
                 // A frame is owed: wake when its slot comes (while the terminal is behind, its room
@@ -131,6 +123,8 @@ public final class GalleryApp {
             }
             for event in screen.takeEvents() { handle(event) }
             for event in inbox.drain() { handle(event) }
+            followFilter()
+            if pendingCountStale { updatePendingCount() }
             if status.pendingCells > 0 || status.activeDownloads > 0 {
                 // The spinner turns with time (one step per 120 ms), not with the number of events.
                 let phase = Int(Self.now() / 0.12)
@@ -145,7 +139,7 @@ public final class GalleryApp {
             apply(diff)
             releaseDownloadsAfterFling(now: Self.now())
             followAnimation()
-            if animation.tick(now: Self.now()) { dirty = true }
+            if pictures.tickAnimation(now: Self.now()) { dirty = true }
             // Load updates (progress chunks, partial images) are paced to 60 frames a second; a key's
             // frame is presented at once.
             let now = Self.now()
@@ -162,6 +156,7 @@ public final class GalleryApp {
                 keyWaiting = nil
             }
         }
+        if pendingCountStale { updatePendingCount() }
         if dirty || repaintAll { present() }  // the frame still owed when the quit came
         source.cancelAll()
         // Events still queued hold closures of loads and status updates (which hold the downloader):
@@ -179,6 +174,17 @@ public final class GalleryApp {
         let events = decoder.feed(buffer[0..<count])
         let now = Self.now()
         for event in events {
+            if case .graphicsReply = event {
+                // The terminal refused a graphics command (kitty `ENOENT`): a cell may be blank.
+                status.graphicsErrors += 1
+                continue
+            }
+            if case .focus(let gained) = event {
+                // The window came back (a desktop switch unmaps it): xterm restores only some of its
+                // sixels from its own record, so everything is painted again.
+                if gained, repaintOnFocus { repaintAll = true }
+                continue
+            }
             // Event by event: `/abc` in one read opens the prompt, then types into it.
             var actions = model.editingFilter ? KeyMap.filterActions(for: [event]) : keys.action(for: event, at: now).map { [$0] } ?? []
             // Any key closes the help, even one without an action of its own.
@@ -223,7 +229,7 @@ public final class GalleryApp {
     /// Plays the full view's image when it is animated.
     func followAnimation() {
         let slot = model.fullView.flatMap { model.binding(showing: $0)?.slot }
-        animation.follow(slot: slot, image: slot.flatMap { images[$0] }, now: Self.now())
+        pictures.followAnimation(slot: slot, now: Self.now())
     }
 
     static func now() -> Double {

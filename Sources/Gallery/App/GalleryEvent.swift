@@ -6,8 +6,12 @@ public enum GalleryEvent: Sendable {
     /// progress and completions, which it drops there when their load was cancelled or replaced, and
     /// otherwise hands to the cell (the one trip of a load update to the UI thread).
     case work(@Sendable () -> Void)
+    /// A picture the paint queue finished (`CellPictures`): taken when still wanted.
+    case painted(PaintResult)
     /// More lines of a list still arriving on a pipe (`StreamingList`).
     case moreItems(URLListIndex)
+    /// A chunk of the `/` filter scan's matches (`GalleryApp+Filter`).
+    case filterResults(FilterResults)
     /// The pipe the list came on closed.
     case inputEnded
     /// Stop the frame loop.

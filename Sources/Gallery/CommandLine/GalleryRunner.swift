@@ -118,19 +118,28 @@ public enum GalleryRunner {
         model.prefetchScreens = 1
         let painter = components.makePainter(options, caps)
         screen.scrollsWithText = painter.scrollsWithText
+        screen.scrollsBackWithText = painter.scrollsBackWithText
+        screen.textOverwritesOnlyItsCells = painter.textOverwritesOnlyItsCells
         guard let app = try? GalleryApp(model: model, screen: screen, source: components.makeSource(options, inbox),
-                                        painter: painter, theme: screen.hasColors ? .colour : .monochrome,
+                                        painter: painter, theme: screen.hasColors ? .colour(on: caps?.backgroundColor) : .monochrome,
                                         inbox: inbox) else {
             screen.close()
             return 1
         }
+        // Where text on an image's rows makes it be sent again (sixel), loading cells keep those rows quiet.
+        app.composer.quietImageRows = !painter.textOverwritesOnlyItsCells
+        // Sixel images live in the terminal's own record, which a desktop switch (unmap, map) can lose
+        // in part (xterm restored 8 of 32): the window gaining focus repaints everything.
+        if case .sixel = (painter as? RendererPainter)?.renderer.identity.kind {
+            screen.reportFocus()
+            app.repaintOnFocus = true
+        }
         if badLines > 0 {
             app.status.message = "\(badLines) bad line\(badLines == 1 ? "" : "s") in the list"
         }
-        if let caps, caps.inTmux, caps.graphics != .none {
-            // Inside tmux without passthrough the outer terminal's graphics go unused: say why, once.
-            let selection = RendererSelection.choose(for: caps, option: options.renderer)
-            if !selection.tmuxPassthrough { app.status.message = selection.reason }
+        if let caps, let limitation = RendererSelection.choose(for: caps, option: options.renderer).limitation {
+            // The terminal (tmux) forced a lesser renderer than the outer terminal could show: say why, once.
+            app.status.message = limitation
         }
         if let note = components.startupNote(options) { app.status.message = note }
         app.statusRefresh = components.statusRefresh
@@ -172,6 +181,9 @@ public enum GalleryRunner {
         if !terminal && sheetOptions.renderer == .auto { sheetOptions.renderer = depth == .mono ? .ascii : .halfBlock }
         if let depth { sheetOptions.colors = depth }
         sheet.painter = components.makePainter(sheetOptions, caps?.applying(sheetOptions))
+        if let caps, let limitation = RendererSelection.choose(for: caps, option: sheetOptions.renderer).limitation {
+            stderr("sdgallery: \(limitation)\n")
+        }
         let started = GalleryApp.now()
         let failures = sheet.render(list.entries, load: components.loadForPrint, write: stdout)
         components.finishWrites()

@@ -47,6 +47,7 @@ public struct GalleryStats: Sendable {
             "  bytes received    \(SizeText.size(status.bytesReceived))",
             "  cache hits        \(status.cacheHits)",
             "  failures          \(status.failures)",
+            "  graphics errors   \(status.graphicsErrors)",
         ].joined(separator: "\n")
     }
 }

@@ -59,9 +59,10 @@ extension FrameComposer {
         if let filter = model.filter {
             // "/red▏ 12 of 60": what is typed (the prompt while it takes the keys) and how many match.
             let text = TerminalText.sanitize(filter)
+            let found = "\(model.count)\(model.filterScanned != nil ? "…" : "")"  // "…": a long list's scan is still running
             left = model.editingFilter
-                ? " /\(text)▏ \(model.count) of \(model.items.totalCount) · Enter keep, Esc clear"
-                : " \(position) · \(model.count) of \(model.items.totalCount) matching /\(text) · \(model.fullView != nil ? "full view" : model.mode.rawValue)"
+                ? " /\(text)▏ \(found) of \(model.items.totalCount) · Enter keep, Esc clear"
+                : " \(position) · \(found) of \(model.items.totalCount) matching /\(text) · \(model.fullView != nil ? "full view" : model.mode.rawValue)"
         }
         if status.activeDownloads > 0 || status.queuedDownloads > 0 {
             left += " · \(status.spinner) \(status.activeDownloads) active"

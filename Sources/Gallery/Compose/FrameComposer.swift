@@ -7,6 +7,11 @@ import TerminalGraphics
 public struct FrameComposer: Sendable {
     /// Colours and attributes.
     public var theme: GalleryTheme
+    /// Keep the text on image rows quiet while loading: the progress bar moves in quarters and has no
+    /// percentage under it (the caption shows that). For renderers whose images are sent again
+    /// whenever text on their rows changes (sixel): a neighbour's progress otherwise re-sent every
+    /// image of the row at each percent.
+    public var quietImageRows = false
 
     /// Creates a composer.
     public init(theme: GalleryTheme = .colour) {
@@ -67,12 +72,12 @@ public struct FrameComposer: Sendable {
             grid.fill(rect, with: theme.placeholderFill, style: theme.placeholder)
             let width = max(1, rect.columns - 2)
             let middle = rect.row + rect.rows / 2
-            let fraction = state.fraction ?? 0
+            let fraction = quietImageRows ? ((state.fraction ?? 0) * 4).rounded(.down) / 4 : state.fraction ?? 0
             let filled = Int((Double(width) * fraction).rounded(.down))
             for x in 0..<width {
                 grid.set(column: rect.column + 1 + x, row: middle, ScreenCell("▄", style: x < filled ? theme.barFilled : theme.barEmpty))
             }
-            if rect.rows >= 3 {
+            if rect.rows >= 3, !quietImageRows {
                 let label: String
                 if case .progress(let received, let expected) = state {
                     label = expected.map { _ in "\(Int(fraction * 100))%" } ?? SizeText.size(received)

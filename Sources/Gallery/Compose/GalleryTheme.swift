@@ -1,3 +1,5 @@
+import TerminalGraphics
+
 /// Colours and attributes of the gallery's chrome.
 public struct GalleryTheme: Sendable, Hashable {
     /// Caption title.
@@ -40,6 +42,24 @@ public struct GalleryTheme: Sendable, Hashable {
         help: TextStyle(foreground: .palette(252), background: .palette(236)),
         helpKey: TextStyle(foreground: .palette(117), background: .palette(236), bold: true)
     )
+
+    /// The colour theme for a terminal whose background is light (as its OSC 11 reply says): the
+    /// placeholders and the bar's track are light greys instead of near-black boxes on white.
+    public static let colourOnLight: GalleryTheme = {
+        var theme = GalleryTheme.colour
+        theme.details = TextStyle(foreground: .palette(242))
+        theme.placeholder = TextStyle(foreground: .palette(248), background: .palette(254))
+        theme.barFilled = TextStyle(foreground: .palette(32), background: .palette(254))
+        theme.barEmpty = TextStyle(foreground: .palette(250), background: .palette(254))
+        return theme
+    }()
+
+    /// The colour theme for a terminal background (nil: not reported, dark assumed).
+    public static func colour(on background: RGBColor?) -> GalleryTheme {
+        guard let background else { return .colour }
+        let luma = 0.2126 * Double(background.r) + 0.7152 * Double(background.g) + 0.0722 * Double(background.b)
+        return luma > 140 ? .colourOnLight : .colour
+    }
 
     /// Theme for terminals without colours: attributes only.
     public static let monochrome = GalleryTheme(

@@ -20,6 +20,8 @@ public struct StatusInfo: Sendable, Hashable {
     /// Set when the disk cache is off or degraded ("disk cache degraded: write failed (No space left
     /// on device)"); images then come from memory and the network.
     public var diskNote: String?
+    /// Graphics commands the terminal refused (kitty error replies): 0 unless a cell went blank.
+    public var graphicsErrors = 0
     /// The list is still arriving on a pipe (the count grows).
     public var readingInput = false
 

@@ -142,13 +142,6 @@ public struct ContactSheet: Sendable {
         }
         return out + (imageRows > 1 ? "\u{1B}[\(imageRows - 1)B" : "")
     }
-
-    /// Loads entries in parallel with `load` (all at once).
-    static func loadAll(_ entries: [URLListEntry], target: PixelSize?,
-                        load: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>) -> [Result<(Image, ImageDetails), LoadFailure>] {
-        let loads = PendingLoads(entries, target: target, load: load, lookahead: entries.count)
-        return entries.indices.map { loads.result(at: $0) }
-    }
 }
 
 /// Loads of a list's entries started ahead of their use, `lookahead` at a time. Holds only the loads

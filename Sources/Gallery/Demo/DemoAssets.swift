@@ -19,16 +19,4 @@ public enum DemoAssets {
             return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
         }
     }
-
-    /// A list of every demo image (sorted by name), as local files.
-    public static func list() -> URLList? {
-        guard let dir = directory(),
-              let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return nil }
-        let images = names.filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
-        guard !images.isEmpty else { return nil }
-        let entries = images.enumerated().map { index, name in
-            URLListEntry(line: index + 1, location: .file(path: dir.appendingPathComponent(name).path))
-        }
-        return URLList(entries: entries)
-    }
 }

@@ -17,24 +17,28 @@ public final class DemoServer: Sendable {
     public var port: UInt16 { server.port }
     /// The image file names served, sorted.
     public let names: [String]
+    /// The limit of each response in bytes per second (0: unthrottled).
+    public let bytesPerSecond: Int
 
-    private init(server: LocalHTTPServer, names: [String]) {
+    private init(server: LocalHTTPServer, names: [String], bytesPerSecond: Int) {
         self.server = server
         self.names = names
+        self.bytesPerSecond = bytesPerSecond
     }
 
     /// Starts serving the images of `directory` on 127.0.0.1 and a free port, each response limited to
-    /// `bytesPerSecond`; returns once it listens.
+    /// `bytesPerSecond` (0 or less: unthrottled; a positive rate is at least 1 KB/s); returns once it
+    /// listens.
     public static func start(directory: URL, bytesPerSecond: Int) async throws -> DemoServer {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
             .filter { DemoAssets.extensions.contains(($0 as NSString).pathExtension.lowercased()) }
             .sorted()
         let allowed = Set(names)
-        let rate = max(1024, bytesPerSecond)
+        let rate = bytesPerSecond > 0 ? max(1024, bytesPerSecond) : 0
         let server = try await LocalHTTPServer.start { request in
             Self.respond(to: request, directory: directory, allowed: allowed, rate: rate)
         }
-        return DemoServer(server: server, names: names)
+        return DemoServer(server: server, names: names, bytesPerSecond: rate)
     }
 
     /// Stops listening and closes open connections.

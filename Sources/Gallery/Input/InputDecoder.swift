@@ -3,10 +3,13 @@ import TerminalGraphics
 /// Turns raw terminal input bytes into `InputEvent`s: UTF-8 characters, CSI/SS3 cursor and paging
 /// keys (with or without modifiers), and SGR (1006) mouse reports. The bytes are read by the one
 /// `VTTokenizer`; an unfinished sequence waits for more bytes, and a lone ESC is reported by `flush()`
-/// once the caller's escape timeout expires. Pure and bounded (a sequence over 64 bytes is dropped).
+/// once the caller's escape timeout expires. kitty graphics replies (`APC G … ; message ST`, sent for
+/// errors only: placements ask `q=1`) become `.graphicsReply`. Pure and bounded (a sequence over 256
+/// bytes is dropped).
 public struct InputDecoder: Sendable {
-    /// The longest escape sequence kept while waiting for its end.
-    public static let maximumSequenceLength = 64
+    /// The longest escape sequence kept while waiting for its end (a kitty error reply with its
+    /// message fits).
+    public static let maximumSequenceLength = 256
     private var tokenizer = VTTokenizer(maximumLength: maximumSequenceLength)
     /// The bytes of an unfinished UTF-8 character.
     private var utf8: [UInt8] = []
@@ -50,7 +53,13 @@ public struct InputDecoder: Sendable {
         case .ss3(let byte):
             utf8.removeAll()
             if let key = Self.ss3Key(byte) { events.append(.key(key)) }
-        case .osc, .string:
+        case .string(let introducer, let body):
+            utf8.removeAll()
+            if introducer == UInt8(ascii: "_"), body.first == UInt8(ascii: "G"), let semicolon = body.firstIndex(of: UInt8(ascii: ";")) {
+                let message = String(decoding: body[(semicolon + 1)...], as: UTF8.self)
+                if message != "OK" { events.append(.graphicsReply(message)) }
+            }
+        case .osc:
             break
         }
     }
@@ -92,6 +101,7 @@ public struct InputDecoder: Sendable {
             return mouseEvent(String(decoding: body.dropFirst(), as: UTF8.self), pressed: final == UInt8(ascii: "M"))
         }
         let params = String(decoding: body, as: UTF8.self).split(separator: ";").map { Int($0) }
+        if body.isEmpty, final == UInt8(ascii: "I") || final == UInt8(ascii: "O") { return .focus(final == UInt8(ascii: "I")) }
         switch final {
         case UInt8(ascii: "A"): return .key(.up)
         case UInt8(ascii: "B"): return .key(.down)

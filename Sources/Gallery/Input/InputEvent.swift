@@ -6,6 +6,11 @@ public enum InputEvent: Sendable, Hashable {
     case key(SpecialKey)
     /// A mouse event (SGR 1006 encoding), 0-based cell coordinates.
     case mouse(MouseEvent)
+    /// A kitty graphics reply other than OK (`ENOENT: Put command refers to non-existent image`):
+    /// the terminal refused a command. Not a key; counted for `--stats`.
+    case graphicsReply(String)
+    /// The terminal's window gained (true) or lost focus (`CSI I` / `CSI O`, with focus reports on).
+    case focus(Bool)
 }
 
 /// Keys that are not characters.

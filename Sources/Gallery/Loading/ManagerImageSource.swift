@@ -35,6 +35,10 @@ public final class ManagerImageSource: CellImageSource {
     private var loadingSlots: Set<SlotID> = []
     /// Prefetches waiting for the visible loads to settle, in request order.
     private var deferredPrefetches: [(request: PrefetchRequest, url: URL)] = []
+    /// URLs whose bodies this run downloaded (a prefetch's, say): their images in the memory cache are
+    /// no cache hits for the status bar and `--stats` (an empty cache counted every prefetch as one).
+    private let downloaded = Locked<Set<URL>>([])
+    private var downloadObservation: DownloadEventObservation?
 
     /// Creates a source. `options` are added to every visible load (e.g. `.allowInvalidSSLCertificates`,
     /// `.handleCookies`).
@@ -42,9 +46,15 @@ public final class ManagerImageSource: CellImageSource {
                 counters: LoadCounters = LoadCounters()) {
         self.manager = manager
         self.executor = InboxExecutor(inbox: inbox)
-        self.prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: 2, options: options)
+        // Prefetches warm the cache at the cells' sizes: they stop once those pixels are known, too.
+        self.prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: 2,
+                                          options: options.union(options.contains(.refreshCached) ? [] : [.progressiveLoad, .stopWhenSufficient]))
         self.baseOptions = options
         self.counters = counters
+        downloadObservation = manager.downloader.events.addObserver { [downloaded] event in
+            guard case .finished(let url) = event else { return }
+            downloaded.withLock { urls in if urls.count < 1 << 18 { urls.insert(url) } }
+        }
     }
 
     /// Holds (or releases) new downloads: the downloader is suspended meanwhile.
@@ -64,12 +74,12 @@ public final class ManagerImageSource: CellImageSource {
         deferredPrefetches.removeAll { $0.url == item.entry.location.url && $0.request.target == targetSize }
         var loadOptions = baseOptions.union(.highPriority)
         if options.contains(.progressive) { loadOptions.insert(.progressiveLoad) }
-        if options.contains(.refresh) { loadOptions.insert(.refreshCached) }
+        if options.contains(.refresh) { loadOptions.insert(.refreshCached) } else { loadOptions.insert(.stopWhenSufficient) }
         imageSlot.onProgress = { received, expected in
             onUpdate(.progress(received: received, expected: expected > 0 ? expected : nil))
         }
         let isFile = item.entry.location.url.isFileURL
-        let counters = self.counters
+        let counters = self.counters, downloaded = self.downloaded
         let settled = onSettled
         loadingSlots.insert(slot)
         counters.noteBind()
@@ -95,8 +105,11 @@ public final class ManagerImageSource: CellImageSource {
             } else if let image = result.image, !result.isFinished {
                 onUpdate(.partial(image))
             } else if let image = result.image {
-                counters.noteImage(cacheType: result.cacheType)
-                onUpdate(.final(image, Self.details(image, result, isFile: isFile)))
+                // A memory hit of an image this run downloaded (a prefetch) came from the network.
+                let fetched = result.cacheType == .memory && result.url.map { url in downloaded.withLock { $0.contains(url) } } == true
+                let cacheType: ImageCacheType = fetched ? .none : result.cacheType
+                counters.noteImage(cacheType: cacheType)
+                onUpdate(.final(image, Self.details(image, result, cacheType: cacheType, isFile: isFile)))
             }
         }
     }
@@ -178,9 +191,9 @@ public final class ManagerImageSource: CellImageSource {
         return slot
     }
 
-    static func details(_ image: Image, _ result: ImageLoadResult, isFile: Bool) -> ImageDetails {
+    static func details(_ image: Image, _ result: ImageLoadResult, cacheType: ImageCacheType, isFile: Bool) -> ImageDetails {
         let origin: String
-        switch result.cacheType {
+        switch cacheType {
         case .memory: origin = "memory"
         case .disk: origin = "disk"
         case .none: origin = isFile ? "file" : "network"

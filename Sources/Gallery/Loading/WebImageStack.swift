@@ -42,7 +42,7 @@ public final class WebImageStack: Sendable {
                 let caps = caps ?? TerminalCapabilities.fromEnvironment().applying(options)
                 let selection = RendererSelection.choose(for: caps, option: options.renderer)
                 return RendererPainter(selection: selection, background: caps.backgroundColor, terminal: caps.terminalName,
-                                       cache: EncodedOutputCache(costLimit: Self.encodedOutputLimit))
+                                       cache: EncodedOutputCache(costLimit: Self.encodedOutputLimit(options)))
             },
             loadForPrint: { [self] entry, target in load(entry, target: target, options: Self.managerOptions(options)) },
             probeReport: { options in
@@ -86,8 +86,11 @@ public final class WebImageStack: Sendable {
     /// (soak run); a memory miss costs ~0.05 ms here because the disk cache keeps decoded thumbnails.
     static let defaultMemoryLimitMB = 96
 
-    /// What the painter may keep of encoded terminal output (sixel/kitty/half-block bytes).
-    static let encodedOutputLimit = 24 << 20
+    /// What the painter may keep of encoded terminal output (sixel/kitty/half-block bytes): 24 MB, or a
+    /// quarter of `--memory-limit` when that is smaller.
+    static func encodedOutputLimit(_ options: GalleryOptions) -> Int {
+        min(24 << 20, max(1, options.memoryLimitMB ?? defaultMemoryLimitMB) << 18)
+    }
 
     static func makeManager(_ options: GalleryOptions, diskMonitor: DiskCacheMonitor? = nil) -> ImageManager {
         var cacheConfig = ImageCacheConfig()
@@ -171,7 +174,7 @@ public final class WebImageStack: Sendable {
         if let cached = outcome.withLock({ $0.cached }), result.isNotModified || result.error != nil { result = cached }
         if let error = result.error { return .failure(LoadFailure(message: error.shortDescription)) }
         guard let image = result.image else { return .failure(LoadFailure(message: "no image")) }
-        return .success((image, ManagerImageSource.details(image, result, isFile: url.isFileURL)))
+        return .success((image, ManagerImageSource.details(image, result, cacheType: result.cacheType, isFile: url.isFileURL)))
     }
 
     /// Starts the loopback demo server over `assets/demo` and returns its list.

@@ -82,6 +82,25 @@ public struct GalleryItems: Sendable {
         }
     }
 
+    /// The list positions in `range` whose line contains `needle` (as `positions(containing:)`),
+    /// giving back the file pages the scan read: one chunk of the `/` filter's scan.
+    public func positions(containing needle: String, in range: Range<Int>) -> [Int] {
+        guard index != nil else { return positions(containing: needle).filter(range.contains) }
+        var found: [Int] = []
+        for (chunk, start) in zip(chunks, chunkStarts) where start < range.upperBound && start + chunk.count > range.lowerBound {
+            let inner = (range.lowerBound - start)..<(range.upperBound - start)
+            found += chunk.positions(containing: needle, in: inner, releasingPages: true).map { $0 + start }
+        }
+        return found
+    }
+
+    /// Shows `positions` too, after those shown (a filter scan's next results, in list order).
+    public mutating func showMore(_ positions: [Int]) {
+        guard shown != nil else { return }
+        let total = totalCount
+        shown! += positions.filter { $0 >= 0 && $0 < total }
+    }
+
     /// `0..<count`.
     public var indices: Range<Int> { 0..<count }
 

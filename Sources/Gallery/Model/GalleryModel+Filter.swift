@@ -9,10 +9,44 @@ extension GalleryModel {
         if filter == nil { filter = "" }
     }
 
-    /// The prompt's text changed: shows the matching items from the first.
+    /// Lists up to this many lines are scanned at once on the UI thread (well under a millisecond);
+    /// longer ones by a `FilterScan` off it.
+    static let inlineScanLines = 65_536
+
+    /// The prompt's text changed: shows the matching items from the first. A long list starts
+    /// empty and fills as its scan's results arrive (`receiveFilterResults`).
     mutating func setFilter(_ text: String) {
         filter = text
-        applyFilter(text.isEmpty ? nil : items.positions(containing: text))
+        filterGeneration += 1
+        pendingFilterScan = nil
+        filterScanned = nil
+        guard !text.isEmpty else { return applyFilter(nil) }
+        let total = items.totalCount
+        guard total > Self.inlineScanLines else { return applyFilter(items.positions(containing: text)) }
+        applyFilter([])
+        filterScanned = 0
+        pendingFilterScan = FilterScan(generation: filterGeneration, needle: text, range: 0..<total, items: items)
+    }
+
+    /// The scan the frame loop should start now, if any (taken once).
+    public mutating func takeFilterScan() -> FilterScan? {
+        defer { pendingFilterScan = nil }
+        return pendingFilterScan
+    }
+
+    /// A chunk of the current scan's matches joins the shown items (a stale one is dropped). When
+    /// lines arrived on a pipe meanwhile, a scan of them follows.
+    public mutating func receiveFilterResults(_ results: FilterResults) {
+        guard results.generation == filterGeneration, filterScanned != nil, let filter, !filter.isEmpty else { return }
+        items.showMore(results.positions)
+        filterScanned = results.scannedThrough
+        guard results.done else { return }
+        let total = items.totalCount
+        if total > results.scannedThrough {
+            pendingFilterScan = FilterScan(generation: filterGeneration, needle: filter, range: results.scannedThrough..<total, items: items)
+        } else {
+            filterScanned = nil
+        }
     }
 
     /// Enter: keeps the filter and gives the keys back (an empty one is cleared).
@@ -26,6 +60,9 @@ extension GalleryModel {
         editingFilter = false
         let wasFiltered = items.isFiltered
         filter = nil
+        filterGeneration += 1
+        pendingFilterScan = nil
+        filterScanned = nil
         if wasFiltered { applyFilter(nil) }
     }
 
@@ -65,6 +102,7 @@ extension GalleryModel {
     /// Lines that arrived on the pipe the list is read from: they join the end (and, when they
     /// match, the filter). The screen binds them if they are on it.
     public mutating func appendItems(_ index: URLListIndex) {
-        items.append(index, filter: filter.flatMap { $0.isEmpty ? nil : $0 })
+        // While a scan runs, the new lines wait for the scan that follows it (results stay in order).
+        items.append(index, filter: filterScanned != nil ? nil : filter.flatMap { $0.isEmpty ? nil : $0 })
     }
 }

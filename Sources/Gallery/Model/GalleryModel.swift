@@ -46,6 +46,12 @@ public struct GalleryModel: Sendable {
     public internal(set) var filter: String?
     /// Whether the filter prompt is taking the keys.
     public internal(set) var editingFilter = false
+    /// Counts filter changes: a scan's results count only for the generation it was started for.
+    public internal(set) var filterGeneration = 0
+    /// While a long list is being scanned for the filter: how far the scan has come (else nil).
+    public internal(set) var filterScanned: Int?
+    /// A scan the frame loop is to start off the UI thread (`takeFilterScan()`).
+    var pendingFilterScan: FilterScan?
     /// Bindings and prefetches dropped when the filter changed what the positions mean: the next
     /// `reconcile()` cancels them.
     var released: (bindings: [SlotBinding], prefetches: [PrefetchRequest]) = ([], [])

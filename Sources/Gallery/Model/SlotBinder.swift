@@ -42,7 +42,6 @@ public struct SlotBinder: Sendable, Hashable {
         let windowSet = Set(window)
         diff.prefetchStarts = window.filter { !prefetching.contains($0) }
         let leaving = prefetching.subtracting(windowSet)
-        diff.prefetchPromoted = leaving.filter { wanted.contains($0) }.sorted { $0.index < $1.index }
         diff.prefetchCancels = leaving.filter { !wanted.contains($0) }.sorted { $0.index < $1.index }
         prefetching = windowSet
         return diff

@@ -16,6 +16,11 @@ public protocol CellPainter: Sendable {
     /// Whether the terminal moves what this painter draws with the text when a region scrolls
     /// (`RendererSelection.scrollsWithText`).
     var scrollsWithText: Bool { get }
+    /// Whether it also does when a region scrolls down (`RendererSelection.scrollsBackWithText`).
+    var scrollsBackWithText: Bool { get }
+    /// Whether text leaves what it draws on the rest of the row alone
+    /// (`RendererSelection.textOverwritesOnlyItsCells`).
+    var textOverwritesOnlyItsCells: Bool { get }
 }
 
 extension CellPainter {
@@ -25,4 +30,8 @@ extension CellPainter {
     public func takeReleasedUploads() -> [UInt32] { [] }
     /// No: a painter that does not say is repainted after every scroll.
     public var scrollsWithText: Bool { false }
+    /// As `scrollsWithText`, unless the painter says otherwise.
+    public var scrollsBackWithText: Bool { scrollsWithText }
+    /// No: a painter that does not say has every image on a changed row sent again.
+    public var textOverwritesOnlyItsCells: Bool { false }
 }

@@ -11,6 +11,10 @@ public struct RendererPainter: CellPainter {
     public let cache: EncodedOutputCache
     /// Whether the terminal moves this painter's output with scrolled text.
     public let scrollsWithText: Bool
+    /// Whether it also does when the region scrolls down (not xterm's sixel).
+    public let scrollsBackWithText: Bool
+    /// Whether text leaves its output on the rest of a row alone.
+    public let textOverwritesOnlyItsCells: Bool
 
     /// Creates a painter for `selection` (see `RendererSelection.choose`). `background` is the
     /// terminal's background as it reported it (OSC 11), nil when it did not: sixel output then
@@ -26,13 +30,18 @@ public struct RendererPainter: CellPainter {
         self.renderer = renderer
         self.cache = cache
         scrollsWithText = selection.scrollsWithText(terminal: terminal)
+        scrollsBackWithText = selection.scrollsBackWithText(terminal: terminal)
+        textOverwritesOnlyItsCells = selection.textOverwritesOnlyItsCells(terminal: terminal)
     }
 
     /// Creates a painter around one renderer (repainted after every scroll unless `scrollsWithText`).
-    public init(renderer: any ImageRenderer, cache: EncodedOutputCache = EncodedOutputCache(), scrollsWithText: Bool = false) {
+    public init(renderer: any ImageRenderer, cache: EncodedOutputCache = EncodedOutputCache(), scrollsWithText: Bool = false,
+                scrollsBackWithText: Bool? = nil, textOverwritesOnlyItsCells: Bool = false) {
         self.renderer = renderer
         self.cache = cache
         self.scrollsWithText = scrollsWithText
+        self.scrollsBackWithText = scrollsBackWithText ?? scrollsWithText
+        self.textOverwritesOnlyItsCells = textOverwritesOnlyItsCells
     }
 
     /// Paints `image` inside `cells`; nil when the rectangle is empty or the image unusable.

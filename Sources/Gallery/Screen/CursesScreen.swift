@@ -23,6 +23,8 @@ public final class CursesScreen: Screen {
     private var pairs: [Int64: Int32] = [:]
     private let colors: Int
     private let mouse: Bool
+    /// Whether focus reports (`CSI ?1004h`: `CSI I` / `CSI O` as input) are on.
+    private var focusReports = false
     /// The current size in cells.
     public private(set) var size: CellSize
     /// Pixel size of one cell: from `TIOCGWINSZ` when sane, else what the probe's `CSI 16 t` reply
@@ -33,6 +35,11 @@ public final class CursesScreen: Screen {
     /// Whether the terminal moves the images with the text in a scroll region
     /// (`RendererSelection.scrollsWithText`): then a scrolled grid costs only its exposed rows.
     public var scrollsWithText = false
+    /// Whether it does so for a scroll down too (not xterm's sixel: `RendererSelection.scrollsBackWithText`).
+    public var scrollsBackWithText = false
+    /// Whether text leaves the images on the rest of its row alone (`RendererSelection.textOverwritesOnlyItsCells`):
+    /// then only images under changed text are sent again, else every image on a changed row.
+    public var textOverwritesOnlyItsCells = false
     /// Whether curses was opened without the terminal's scroll capabilities (`NoScrollTerminfo`):
     /// only then does this screen scroll the terminal itself, and curses never moves lines.
     private let ownsScrolling: Bool
@@ -119,7 +126,7 @@ public final class CursesScreen: Screen {
         // record of the screen follows, and only what the scroll exposed or changed is drawn.
         var scrollBytes: [UInt8] = []
         var scrolled = 0..<0
-        if let scroll = frame.scroll, scroll.isUseful, scrollsWithText, ownsScrolling, let old = previous,
+        if let scroll = frame.scroll, scroll.isUseful, scrollsWithText, scroll.lines > 0 || scrollsBackWithText, ownsScrolling, let old = previous,
            scroll.rows.lowerBound >= 0, scroll.rows.upperBound <= min(size.rows, grid.size.rows),
            sdg_curses_scrolled(Int32(scroll.rows.lowerBound), Int32(scroll.rows.upperBound), Int32(scroll.lines)) == 0 {
             scrollBytes = writer.scroll(scroll, terminal: size)
@@ -145,9 +152,16 @@ public final class CursesScreen: Screen {
         // the text and every image written again.
         let moved = !ownsScrolling && (previous.map { FrameWriter.rowsMoved(from: $0, to: grid) } ?? false)
         let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || previous == nil || moved,
-                               changedRows: FrameWriter.changedRows(from: previous, to: grid))
+                               changedRows: FrameWriter.changedRows(from: previous, to: grid),
+                               changedSpans: ownsScrolling && textOverwritesOnlyItsCells
+                                   ? FrameWriter.changedSpans(from: previous, to: grid) : nil)
         lastGrid = grid
         if repaintAll { sdg_curses_force_repaint() }
+        // Image data first, outside the synchronized update (it shows nothing by itself), unless this
+        // frame frees data or clears the screen: kitty's `d=I` and its screen clear free every unplaced
+        // image, uploads included, so then they follow inside the update.
+        let early = released.isEmpty && !repaintAll ? writer.uploads(for: plan) : []
+        write(early)
         write(writer.frameStart)
         write(scrollBytes)
         write(released + FrameWriter.clearing(plan.cleared, erasing: plan.erased))
@@ -156,7 +170,7 @@ public final class CursesScreen: Screen {
         sdg_curses_flush()
         _ = sdg_curses_update()
         if moved { write(FrameWriter.clearing(FrameWriter.blankRuns(of: grid, outside: []))) }
-        write(writer.bytes(for: plan))
+        write(writer.bytes(for: plan))  // the uploads not sent early, then the placements
         write(writer.frameEnd)
         sdg_curses_flush()
     }
@@ -166,6 +180,7 @@ public final class CursesScreen: Screen {
         guard let screen = handle else { return }
         handle = nil
         write(writer.closingBytes())
+        if focusReports { write(Array("\u{1B}[?1004l".utf8)) }
         finishOutput()  // everything queued reaches the terminal before endwin writes to it
         if mouse { sdg_curses_write("\u{1B}[?1006l\u{1B}[?1000l", 16) }
         sdg_curses_close(screen)
@@ -179,13 +194,24 @@ public final class CursesScreen: Screen {
         guard handle != nil else { return }
         let queued = output != nil
         write(writer.closingBytes())
+        if focusReports { write(Array("\u{1B}[?1004l".utf8)) }
         finishOutput()
         if mouse { sdg_curses_write("\u{1B}[?1006l\u{1B}[?1000l", 16) }
         sdg_curses_suspend()
         if mouse { sdg_curses_write("\u{1B}[?1000h\u{1B}[?1006h", 16) }
         sdg_curses_flush()
         if queued { queueOutput(wakeDescriptor: wakeDescriptor) }
+        if focusReports { write(Array("\u{1B}[?1004h".utf8)) }
         _ = updateSize()
+    }
+
+    /// Turns focus reports on (`CSI ?1004h`): the terminal sends `CSI I` when its window gains focus
+    /// and `CSI O` when it loses it; off again on close and around Ctrl-Z.
+    public func reportFocus() {
+        guard handle != nil, !focusReports else { return }
+        focusReports = true
+        write(Array("\u{1B}[?1004h".utf8))
+        sdg_curses_flush()
     }
 
     /// `OSC 52 ; c ; base64 BEL`: the terminal (or tmux with `set-clipboard on`) sets the clipboard.

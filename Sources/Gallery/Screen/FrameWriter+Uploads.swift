@@ -6,26 +6,41 @@ import TerminalGraphics
 extension FrameWriter {
     /// Frees the data of `ids` the terminal holds (`d=I`, which also removes their placements); those
     /// placements count as not shown, so the next plan places (and uploads) them again. Call before
-    /// `plan`; write the bytes in the same frame.
+    /// `plan`; write the bytes in the same frame, before its erase bytes.
+    ///
+    /// kitty (0.26) frees with any uppercase delete every image that has no placement at that moment,
+    /// not only the ones named: a later placement of such an image is refused (`ENOENT`) and its
+    /// cell stays blank. So every image not placed now is forgotten too, and uploaded again before
+    /// its next placement.
     public mutating func release(_ ids: [UInt32]) -> [UInt8] {
         guard !ids.isEmpty else { return [] }
         let freed = Set(ids.filter { uploads.transmitted.contains($0) })
         guard !freed.isEmpty else { return [] }
         shown.removeAll { $0.image.upload.map { freed.contains($0.id) } ?? false }
-        return uploads.free(ids)
+        let bytes = uploads.free(ids)
+        uploads.forget(keeping: Set(shown.compactMap { $0.image.upload?.id }))
+        return bytes
     }
 
     /// What a planned frame writes after its text: the uploads the terminal does not hold yet, then
     /// the placements (`FrameWriter.bytes(for:)`; the erase bytes went out before the text, with
     /// `clearing`).
     public mutating func bytes(for plan: Plan) -> [UInt8] {
+        uploads(for: plan) + Self.bytes(for: plan.emit)
+    }
+
+    /// The transmissions a planned frame needs (the image data the terminal does not hold yet), each
+    /// once. They change nothing on screen, so the screen may send them before the frame's
+    /// synchronized update and keep that update small (kitty ends a pending update on its own when
+    /// it grows too large or slow, and a page of uploads was both).
+    public mutating func uploads(for plan: Plan) -> [UInt8] {
         var out: [UInt8] = []
         for placement in plan.emit {
             guard let upload = placement.image.upload else { continue }
             uploads.tmuxPassthrough = upload.tmuxPassthrough
             out += uploads.upload(id: upload.id, bytes: upload.bytes)
         }
-        return out + Self.bytes(for: plan.emit)
+        return out
     }
 
     /// Bytes that leave nothing of ours on screen when the program quits (kitty: every placement and

@@ -34,9 +34,10 @@ public struct FrameWriter: Sendable {
 
     /// Plans the next frame. `changedRows` are the rows whose text changed since the previous frame:
     /// curses may rewrite or clear any part of such a row (ncurses clears to the start or end of a line
-    /// when that is cheaper), so every image on them is written again.
+    /// when that is cheaper), so every image on them is written again. With `changedSpans` (curses
+    /// without clearing capabilities: `changedSpans(from:to:)`) only the images under those cells are.
     public mutating func plan(_ next: [BitmapPlacement], terminal: CellSize, repaintAll: Bool,
-                              changedRows: Set<Int>) -> Plan {
+                              changedRows: Set<Int>, changedSpans: [CellRect]? = nil) -> Plan {
         let usable = next.filter { p in
             !p.rect.isEmpty && p.rect.column >= 0 && p.rect.row >= 0
                 && p.rect.maxRow <= terminal.rows - 1 && p.rect.maxColumn <= terminal.columns
@@ -48,7 +49,9 @@ public struct FrameWriter: Sendable {
         }
         for placement in usable {
             let rows = placement.rect.row..<placement.rect.maxRow
-            if repaintAll || !shown.contains(placement) || rows.contains(where: { changedRows.contains($0) })
+            let overwritten = changedSpans.map { spans in spans.contains { $0.intersects(placement.rect) } }
+                ?? rows.contains(where: { changedRows.contains($0) })
+            if repaintAll || !shown.contains(placement) || overwritten
                 || plan.cleared.contains(where: { $0.intersects(placement.rect) }) {
                 plan.emit.append(placement)
             }

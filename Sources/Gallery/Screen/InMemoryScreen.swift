@@ -21,6 +21,8 @@ public final class InMemoryScreen: Screen {
     private var writer = FrameWriter()
     /// Whether frames that scroll are shown by scrolling (as `CursesScreen.scrollsWithText`).
     public var scrollsWithText = false
+    /// As `CursesScreen.scrollsBackWithText`.
+    public var scrollsBackWithText = false
 
     /// Creates a screen of `size`.
     public init(size: CellSize, cellPixels: PixelSize = PixelSize(width: 8, height: 16)) {
@@ -32,13 +34,14 @@ public final class InMemoryScreen: Screen {
     public func present(_ frame: Frame, repaintAll: Bool) {
         var previous = repaintAll ? nil : frames.last?.grid
         var scrolled: [UInt8] = []
-        if let scroll = frame.scroll, scroll.isUseful, scrollsWithText, let old = previous, old.size == frame.grid.size {
+        if let scroll = frame.scroll, scroll.isUseful, scrollsWithText, scroll.lines > 0 || scrollsBackWithText, let old = previous, old.size == frame.grid.size {
             scrolled = writer.scroll(scroll, terminal: size)
             previous = old.scrolled(scroll)
         }
         let changed = FrameWriter.changedRows(from: previous, to: frame.grid)
         let released = writer.release(frame.released)
-        let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll, changedRows: changed)
+        let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll, changedRows: changed,
+                               changedSpans: FrameWriter.changedSpans(from: previous, to: frame.grid))
         frames.append(frame)
         plans.append(plan)
         let bytes = scrolled + released + FrameWriter.clearing(plan.cleared, erasing: plan.erased) + writer.bytes(for: plan)

@@ -22,7 +22,11 @@ struct NoScrollTerminfo {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let source = directory.appendingPathComponent("entry.src")
-            try "\(name)|\(term) without scrolling,\n\tind@, ri@, indn@, rin@, csr@, il1@, il@, dl1@, dl@,\n\tuse=\(term),\n"
+            // Nor clearing to the end of a line or screen, nor inserting or deleting characters: curses
+            // then writes exactly the cells that changed (and short gaps between them), so the frame
+            // writer knows which images text overwrote (`FrameWriter.changedSpans`).
+            try ("\(name)|\(term) without scrolling,\n\tind@, ri@, indn@, rin@, csr@, il1@, il@, dl1@, dl@,\n"
+                + "\tel@, el1@, ed@, ich@, ich1@, dch@, dch1@, smir@, rmir@,\n\tuse=\(term),\n")
                 .write(to: source, atomically: true, encoding: .utf8)
             guard run(tic, ["-x", "-o", directory.path, source.path]) == 0 else { entry.remove(); return nil }
             return entry

@@ -45,9 +45,9 @@ extension URLListIndex {
         let bytes = Data(bytesNoCopy: mapped, count: size, deallocator: .custom { pointer, count in _ = munmap(pointer, count) })
         // Pages the pass has read are dropped from this process's memory (the page cache keeps
         // them; a later `entry(at:)` faults its page back in).
-        return URLListIndex(bytes: bytes, baseDirectory: folder, releasingPagesBehind: { upTo in
-            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-            _ = madvise(mapped, upTo / page * page, MADV_DONTNEED)
-        })
+        let pages = MappedPages(base: mapped, count: size)
+        var index = URLListIndex(bytes: bytes, baseDirectory: folder, releasingPagesBehind: { upTo in pages.release(0..<upTo) })
+        index.mappedPages = pages
+        return index
     }
 }

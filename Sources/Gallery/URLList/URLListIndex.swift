@@ -23,8 +23,10 @@ public struct URLListIndex: Sendable {
     public let baseDirectory: URL
     /// Expands `~/`.
     public let home: String?
-    private var starts: [Int] = []
+    var starts: [Int] = []
     private var lineNumbers: [UInt32] = []
+    /// The memory map `bytes` live in, when they are one: a scan gives its pages back behind it.
+    var mappedPages: MappedPages?
 
     /// Indexes `bytes` (one pass, no parsing).
     /// `firstLine` numbers the lines (in diagnostics) when `bytes` continue an earlier part.
@@ -109,33 +111,6 @@ public struct URLListIndex: Sendable {
             }
         }
         return list
-    }
-
-    /// The positions whose raw line contains `needle`, ASCII case ignored (one pass over the
-    /// bytes, no parsing: a 10⁶-line list is scanned in well under a second).
-    public func positions(containing needle: String) -> [Int] {
-        let pattern = Array(needle.utf8).map(Self.lowerASCII)
-        guard !pattern.isEmpty else { return Array(0..<count) }
-        return bytes.withUnsafeBytes { raw -> [Int] in
-            let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            var found: [Int] = []
-            for position in 0..<count {
-                let start = starts[position]
-                let end = memchr(base + start, 0x0A, raw.count - start).map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? raw.count
-                let length = end - start
-                guard length >= pattern.count else { continue }
-                var i = 0
-                search: while i + pattern.count <= length {
-                    if Self.lowerASCII(base[start + i]) == pattern[0] {
-                        var k = 1
-                        while k < pattern.count && Self.lowerASCII(base[start + i + k]) == pattern[k] { k += 1 }
-                        if k == pattern.count { found.append(position); break search }
-                    }
-                    i += 1
-                }
-            }
-            return found
-        }
     }
 
     @inline(__always)

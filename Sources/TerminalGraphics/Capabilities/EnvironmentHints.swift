@@ -1,4 +1,5 @@
 import SafeText
+import ImageCodecs
 
 /// Capability hints read from environment variables (`COLORTERM`, `TERM`, `TERM_PROGRAM`, `TMUX`,
 /// `KITTY_WINDOW_ID`); used where the terminal did not answer the probe. The one set of these rules:
@@ -15,6 +16,21 @@ public struct EnvironmentHints: Sendable, Hashable {
     public var inTmux: Bool
     /// Whether the terminal is known to take synchronized output (mode 2026) without being asked.
     public var synchronizedOutput: Bool
+    /// Inside tmux: its version from `TERM_PROGRAM_VERSION` (tmux ≥ 3.2 sets it).
+    public var tmuxVersion: TmuxVersion?
+    /// Whether `STY` is set (GNU screen) and we are not in a tmux inside it.
+    public var inScreen: Bool
+    /// The cell size of a terminal known by name whose cells are fixed and that may not say
+    /// (Windows Terminal: `WT_SESSION`, 10×20 virtual pixels per cell), with the terminal's name.
+    public var knownCellPixelSize: (size: PixelSize, terminal: String)? {
+        guard windowsTerminal else { return nil }
+        return (PixelSize(width: 10, height: 20), "Windows Terminal (WT_SESSION)")
+    }
+    /// Whether `WT_SESSION` is set (Windows Terminal).
+    var windowsTerminal: Bool
+
+    /// The multiplexer we run in (tmux wins when both are set: a tmux started inside screen).
+    public var multiplexer: TerminalMultiplexer { inTmux ? .tmux : inScreen ? .screen : .none }
 
     /// Reads hints from an environment dictionary (pass `ProcessInfo.processInfo.environment`).
     public init(environment env: [String: String]) {
@@ -22,6 +38,9 @@ public struct EnvironmentHints: Sendable, Hashable {
         let program = (env["TERM_PROGRAM"] ?? "").lowercased()
         let colorterm = (env["COLORTERM"] ?? "").lowercased()
         inTmux = !(env["TMUX"] ?? "").isEmpty || program == "tmux"
+        inScreen = !(env["STY"] ?? "").isEmpty
+        windowsTerminal = !(env["WT_SESSION"] ?? "").isEmpty
+        tmuxVersion = program == "tmux" ? env["TERM_PROGRAM_VERSION"].flatMap { TmuxVersion(UntrustedText.strip($0)) } : nil
 
         if colorterm == "truecolor" || colorterm == "24bit" || term.hasSuffix("-direct")
             || ["wezterm", "iterm.app", "ghostty", "vscode"].contains(program) || term == "xterm-kitty"
@@ -37,11 +56,15 @@ public struct EnvironmentHints: Sendable, Hashable {
             colorDepth = .color16
         }
 
-        if !(env["KITTY_WINDOW_ID"] ?? "").isEmpty || term == "xterm-kitty" || program == "wezterm"
+        if !(env["KITTY_WINDOW_ID"] ?? "").isEmpty || term == "xterm-kitty"
             || program == "ghostty" || term == "xterm-ghostty" {
             graphics = .kitty
+        } else if ["wezterm", "iterm.app", "mintty"].contains(program) {
+            // Known by name to show iTerm2 images (WezTerm's kitty graphics are what chafa and timg
+            // stopped using).
+            graphics = .iterm2
         } else if term.hasPrefix("mlterm") || term == "foot" || term.hasPrefix("foot-") || term.contains("sixel")
-            || program == "iterm.app" || term == "yaft-256color" {
+            || term == "yaft-256color" {
             graphics = .sixel
         } else {
             graphics = .none

@@ -9,6 +9,13 @@ public struct ProbeReplies: Sendable, Hashable {
     public var kittyGraphics: Bool?
     /// Cell pixel size from `CSI 6 ; height ; width t` (the reply to `CSI 16 t`).
     public var cellPixelSize: PixelSize?
+    /// Window size in pixels from `CSI 4 ; height ; width t` (the reply to `CSI 14 t`; VTE answers it
+    /// where it answers neither `TIOCGWINSZ` pixels nor `CSI 16 t`).
+    public var windowPixelSize: PixelSize?
+    /// The largest sixel bitmap the terminal shows, from XTSMGRAPHICS (`CSI ? 2 ; 0 ; width ; height S`,
+    /// the reply to `CSI ? 2 ; 1 ; 0 S`: in xterm the window or `maxGraphicSize`, whichever is
+    /// smaller). xterm drops a bigger image whole.
+    public var graphicsLimit: PixelSize?
     /// DECRPM state for mode 2026 (0 unknown, 1 set, 2 reset, 3 permanently set, 4 permanently reset).
     public var syncOutputMode: Int?
     /// OSC 11 background colour.

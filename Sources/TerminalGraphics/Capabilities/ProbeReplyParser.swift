@@ -34,6 +34,14 @@ public enum ProbeReplyParser {
             if (1...1000).contains(params[1]) && (1...1000).contains(params[2]) {
                 r.cellPixelSize = PixelSize.cell(width: params[2], height: params[1])
             }
+        case (false, [], UInt8(ascii: "t")) where params.count >= 3 && params[0] == 4:
+            if (1...65535).contains(params[1]) && (1...65535).contains(params[2]) {
+                r.windowPixelSize = PixelSize(width: params[2], height: params[1])
+            }
+        case (true, [], UInt8(ascii: "S")) where params.count >= 4 && params[0] == 2 && params[1] == 0:
+            if (1...65535).contains(params[2]) && (1...65535).contains(params[3]) {
+                r.graphicsLimit = PixelSize(width: params[2], height: params[3])
+            }
         default:
             break
         }

@@ -12,7 +12,7 @@ extension TerminalCapabilities {
         var probe = TerminalProbe(
             input: input, output: output, timeoutMilliseconds: timeoutMilliseconds,
             queryBackground: queryBackground)
-        probe.tmuxPassthrough = EnvironmentHints(environment: environment).inTmux
+        probe.multiplexer = EnvironmentHints(environment: environment).multiplexer
         return resolve(probe: probe.run(), environment: environment)
     }
 
@@ -23,6 +23,7 @@ extension TerminalCapabilities {
         let replies = probe.replies
         var sources: [String: String] = [:]
         var caps = TerminalCapabilities(probeStatus: probe.status)
+        caps.probeMilliseconds = probe.elapsedMilliseconds
 
         if replies.kittyGraphics == true {
             caps.graphics = .kitty
@@ -39,7 +40,22 @@ extension TerminalCapabilities {
         }
 
         let version = replies.terminalVersion ?? ""
+        if ["iterm2", "wezterm"].contains(where: { version.lowercased().hasPrefix($0) }) {
+            caps.graphics = .iterm2
+            sources["graphics"] = "XTVERSION names a terminal with iTerm2 inline images"
+        }
         caps.inTmux = hints.inTmux || version.lowercased().hasPrefix("tmux")
+        if caps.inTmux {
+            caps.tmuxVersion = version.lowercased().hasPrefix("tmux") ? TmuxVersion(version) : hints.tmuxVersion
+            // tmux answers DA1 itself: a 4 there is tmux's own sixel (3.4+ built with it).
+            caps.tmuxSixel = replies.supportsSixel && (caps.tmuxVersion ?? TmuxVersion(major: 0, minor: 0)) >= .firstWithSixel
+            if caps.tmuxSixel {
+                sources["graphics"] = "DA1 attribute 4 from tmux \(caps.tmuxVersion.map { "\($0)" } ?? "") (tmux draws sixel itself)"
+            } else if replies.supportsSixel {
+                // An older tmux (or one that did not say its version) does not draw sixel itself.
+                sources["graphics"] = "DA1 attribute 4, but tmux \(caps.tmuxVersion.map { "\($0)" } ?? "(version unknown)") draws no sixel"
+            }
+        }
         // tmux does not speak kitty graphics: inside it, a kitty reply came from the outer terminal
         // through passthrough, which proves `allow-passthrough` is on.
         if caps.inTmux && replies.kittyGraphics == true {
@@ -64,15 +80,9 @@ extension TerminalCapabilities {
         }
         sources["colours"] = "environment (COLORTERM/TERM)"
 
-        if let cell = probe.windowCellPixelSize {
-            caps.cellPixelSize = cell
-            sources["cell size"] = "TIOCGWINSZ"
-        } else if let cell = replies.cellPixelSize {
-            caps.cellPixelSize = cell
-            sources["cell size"] = "CSI 16 t"
-        } else {
-            sources["cell size"] = "unknown (assuming \(PixelSize.fallbackCell))"
-        }
+        (caps.cellPixelSize, sources["cell size"]) = cellPixelSize(probe: probe, hints: hints)
+        caps.graphicsLimit = replies.graphicsLimit
+        sources["graphics limit"] = replies.graphicsLimit == nil ? "not reported" : "XTSMGRAPHICS"
 
         caps.syncOutput = replies.supportsSyncOutput
         sources["synchronized output"] = replies.syncOutputMode == nil ? "no DECRPM reply" : "DECRPM 2026"

@@ -7,6 +7,9 @@ public enum GraphicsProtocol: String, Sendable, Hashable, CaseIterable {
     case kitty
     /// DEC sixel graphics (xterm -ti vt340, mlterm, foot, WezTerm, iTerm2…).
     case sixel
+    /// iTerm2 inline images (OSC 1337): chosen only for a terminal known by name (iTerm2, WezTerm,
+    /// mintty), never sent blind (kitty and zutty print it as text).
+    case iterm2
     /// No bitmap graphics: text renderers only.
     case none
 }
@@ -73,6 +76,15 @@ public struct TerminalCapabilities: Sendable, Hashable {
     /// Inside tmux: the outer terminal answered through passthrough (`allow-passthrough` is on), so
     /// its graphics can be used wrapped.
     public var tmuxPassthrough = false
+    /// Inside tmux: its version (XTVERSION, else `TERM_PROGRAM_VERSION`).
+    public var tmuxVersion: TmuxVersion?
+    /// Inside tmux: tmux draws sixel itself (tmux ≥ 3.4 built with sixel: its DA1 lists 4). Sixel is
+    /// then sent raw, not wrapped for passthrough.
+    public var tmuxSixel = false
+    /// The largest sixel bitmap the terminal shows (XTSMGRAPHICS), when it said.
+    public var graphicsLimit: PixelSize?
+    /// How long the probe waited for replies, in milliseconds (0 when it did not run).
+    public var probeMilliseconds = 0
     /// Whether the terminal supports synchronized output (mode 2026).
     public var syncOutput: Bool
     /// The terminal's background colour (OSC 11), when it answered.

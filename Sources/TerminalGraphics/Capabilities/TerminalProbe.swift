@@ -13,17 +13,20 @@ public struct ProbeResult: Sendable, Hashable {
     public var replies: ProbeReplies
     /// Cell size from `TIOCGWINSZ` when its pixel fields were sane.
     public var windowCellPixelSize: PixelSize?
+    /// The window in cells from `TIOCGWINSZ` (divides a `CSI 14 t` window size into cells).
+    public var windowCells: CellSize?
     /// Time spent waiting, in milliseconds.
     public var elapsedMilliseconds: Int
 
     /// Creates a result.
     public init(
         status: ProbeStatus, replies: ProbeReplies = ProbeReplies(), windowCellPixelSize: PixelSize? = nil,
-        elapsedMilliseconds: Int = 0
+        windowCells: CellSize? = nil, elapsedMilliseconds: Int = 0
     ) {
         self.status = status
         self.replies = replies
         self.windowCellPixelSize = windowCellPixelSize
+        self.windowCells = windowCells
         self.elapsedMilliseconds = elapsedMilliseconds
     }
 }
@@ -40,10 +43,11 @@ public struct TerminalProbe: Sendable {
     public var timeoutMilliseconds: Int
     /// Whether to ask the background colour (OSC 11) too.
     public var queryBackground: Bool
-    /// Inside tmux: also ask the outer terminal for kitty graphics through tmux passthrough. Its
-    /// reply only comes back when `allow-passthrough` is on, and after tmux's own DA1 reply, so the
-    /// probe waits up to `passthroughGraceMilliseconds` longer for it.
-    public var tmuxPassthrough = false
+    /// The multiplexer we run in. Inside tmux the kitty query goes only wrapped for passthrough (its
+    /// reply comes back when `allow-passthrough` is on, after tmux's own DA1 reply, so the probe waits
+    /// up to `passthroughGraceMilliseconds` longer for it); inside GNU screen it is not sent at all.
+    /// Raw, both would take it for a title.
+    public var multiplexer = TerminalMultiplexer.none
     /// The extra wait for the outer terminal's reply (within `timeoutMilliseconds`).
     public var passthroughGraceMilliseconds = 120
 
@@ -55,12 +59,14 @@ public struct TerminalProbe: Sendable {
         self.queryBackground = queryBackground
     }
 
-    /// The query bytes: XTVERSION, kitty graphics query, `CSI 16 t`, DECRQM 2026, optional OSC 11,
-    /// and DA1 last (every terminal answers it, so its reply ends the wait).
-    public static func query(includeBackground: Bool, tmuxPassthrough: Bool = false) -> [UInt8] {
+    /// The query bytes: XTVERSION, kitty graphics query (outside a multiplexer; wrapped for passthrough
+    /// inside tmux; not inside screen), `CSI 16 t` (cell size), `CSI 14 t` (window size), XTSMGRAPHICS
+    /// geometry (`CSI ? 2 ; 1 ; 0 S`: xterm answers only the three-parameter form), DECRQM 2026,
+    /// optional OSC 11, and DA1 last (every terminal answers it, so its reply ends the wait).
+    public static func query(includeBackground: Bool, multiplexer: TerminalMultiplexer = .none) -> [UInt8] {
         let kitty = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
-        var q = "\u{1B}[>q" + kitty + "\u{1B}[16t" + "\u{1B}[?2026$p"
-        if tmuxPassthrough { q += String(decoding: TmuxPassthrough.wrap(Array(kitty.utf8)), as: UTF8.self) }
+        var q = "\u{1B}[>q" + (multiplexer == .none ? kitty : "") + "\u{1B}[16t\u{1B}[14t\u{1B}[?2;1;0S" + "\u{1B}[?2026$p"
+        if multiplexer == .tmux { q += String(decoding: TmuxPassthrough.wrap(Array(kitty.utf8)), as: UTF8.self) }
         if includeBackground { q += "\u{1B}]11;?\u{1B}\\" }
         q += "\u{1B}[c"
         return Array(q.utf8)
@@ -73,9 +79,10 @@ public struct TerminalProbe: Sendable {
         let foreground = tcgetpgrp(output)
         if foreground != -1 && foreground != getpgrp() { return ProbeResult(status: .background) }
         let windowCell = Self.windowCellPixelSize(output)
+        let windowCells = Self.windowCells(output)
 
         var saved = termios()
-        guard tcgetattr(input, &saved) == 0 else { return ProbeResult(status: .failed, windowCellPixelSize: windowCell) }
+        guard tcgetattr(input, &saved) == 0 else { return ProbeResult(status: .failed, windowCellPixelSize: windowCell, windowCells: windowCells) }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         withUnsafeMutableBytes(of: &raw.c_cc) { cc in
@@ -83,13 +90,13 @@ public struct TerminalProbe: Sendable {
             cc[Int(VTIME)] = 0
         }
         guard tcsetattr(input, TCSANOW, &raw) == 0 else {
-            return ProbeResult(status: .failed, windowCellPixelSize: windowCell)
+            return ProbeResult(status: .failed, windowCellPixelSize: windowCell, windowCells: windowCells)
         }
         defer { _ = tcsetattr(input, TCSANOW, &saved) }
 
         let start = Self.nowMilliseconds()
-        guard Self.writeAll(output, Self.query(includeBackground: queryBackground, tmuxPassthrough: tmuxPassthrough)) else {
-            return ProbeResult(status: .failed, windowCellPixelSize: windowCell)
+        guard Self.writeAll(output, Self.query(includeBackground: queryBackground, multiplexer: multiplexer)) else {
+            return ProbeResult(status: .failed, windowCellPixelSize: windowCell, windowCells: windowCells)
         }
         var received: [UInt8] = []
         var replies = ProbeReplies()
@@ -112,14 +119,14 @@ public struct TerminalProbe: Sendable {
             if replies.sawDeviceAttributes {
                 status = .answered
                 // tmux answered; the outer terminal's kitty reply may still be on its way.
-                guard tmuxPassthrough, replies.kittyGraphics != true else { break }
+                guard multiplexer == .tmux, replies.kittyGraphics != true else { break }
                 if deadline == timeoutMilliseconds {
                     deadline = min(timeoutMilliseconds, Self.nowMilliseconds() - start + passthroughGraceMilliseconds)
                 }
             }
         }
         return ProbeResult(
-            status: status, replies: replies, windowCellPixelSize: windowCell,
+            status: status, replies: replies, windowCellPixelSize: windowCell, windowCells: windowCells,
             elapsedMilliseconds: Self.nowMilliseconds() - start)
     }
 
@@ -128,6 +135,13 @@ public struct TerminalProbe: Sendable {
         var size = winsize()
         guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
         return sane(columns: Int(size.ws_col), rows: Int(size.ws_row), xPixels: Int(size.ws_xpixel), yPixels: Int(size.ws_ypixel))
+    }
+
+    /// The window in cells from `TIOCGWINSZ`, nil when the ioctl fails or says 0.
+    public static func windowCells(_ fd: Int32) -> CellSize? {
+        var size = winsize()
+        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return CellSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
     }
 
     /// The cell size for a window of `columns`×`rows` cells and `xPixels`×`yPixels` pixels, or nil

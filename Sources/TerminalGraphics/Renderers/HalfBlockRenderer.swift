@@ -30,26 +30,13 @@ public struct HalfBlockRenderer: ImageRenderer {
         for cellRow in 0..<(grid.height / 2) {
             var line: [UInt8] = []
             line.reserveCapacity(grid.width * 40)
-            var lastTop: Int? = nil
-            var lastBottom: Int? = nil
+            var last: (foreground: Int?, background: Int?) = (nil, nil)
             for x in 0..<grid.width {
                 let top = (cellRow * 2 * grid.width + x) * 3
                 let bottom = ((cellRow * 2 + 1) * grid.width + x) * 3
-                let topColor = RGBColor(r: rgb[top], g: rgb[top + 1], b: rgb[top + 2])
-                let bottomColor = RGBColor(r: rgb[bottom], g: rgb[bottom + 1], b: rgb[bottom + 2])
-                let topCode = code(topColor)
-                let bottomCode = code(bottomColor)
-                if topCode != lastTop || bottomCode != lastBottom {
-                    line += [0x1B, UInt8(ascii: "[")]
-                    if topCode != lastTop { appendSGR(topCode, foreground: true, to: &line) }
-                    if bottomCode != lastBottom {
-                        if topCode != lastTop { line.append(UInt8(ascii: ";")) }
-                        appendSGR(bottomCode, foreground: false, to: &line)
-                    }
-                    line.append(UInt8(ascii: "m"))
-                    lastTop = topCode
-                    lastBottom = bottomCode
-                }
+                let topCode = colorDepth.code(RGBColor(r: rgb[top], g: rgb[top + 1], b: rgb[top + 2]))
+                let bottomCode = colorDepth.code(RGBColor(r: rgb[bottom], g: rgb[bottom + 1], b: rgb[bottom + 2]))
+                colorDepth.appendColors(foreground: topCode, background: bottomCode, last: &last, to: &line)
                 line += upperHalf
             }
             line += EscapeSequence.reset
@@ -58,34 +45,5 @@ public struct HalfBlockRenderer: ImageRenderer {
         return RenderedImage(
             kind: .halfBlock(colorDepth), bytes: RenderedImage.joinRows(rows, columns: grid.width), rows: rows,
             cells: CellSize(columns: grid.width, rows: grid.height / 2), pixelSize: grid)
-    }
-
-    /// A comparable code for a colour: packed RGB for truecolor, else the palette index.
-    @inline(__always)
-    func code(_ c: RGBColor) -> Int {
-        switch colorDepth {
-        case .truecolor: Int(c.r) << 16 | Int(c.g) << 8 | Int(c.b)
-        case .color256: ColorPalette.nearest256(c)
-        case .color16, .mono: ColorPalette.nearest16(c)
-        }
-    }
-
-    /// Appends SGR parameters (without `CSI` and `m`) for a colour code.
-    func appendSGR(_ code: Int, foreground: Bool, to out: inout [UInt8]) {
-        switch colorDepth {
-        case .truecolor:
-            out += Array((foreground ? "38;2;" : "48;2;").utf8)
-            EscapeSequence.appendDecimal(code >> 16, to: &out)
-            out.append(UInt8(ascii: ";"))
-            EscapeSequence.appendDecimal((code >> 8) & 0xFF, to: &out)
-            out.append(UInt8(ascii: ";"))
-            EscapeSequence.appendDecimal(code & 0xFF, to: &out)
-        case .color256:
-            out += Array((foreground ? "38;5;" : "48;5;").utf8)
-            EscapeSequence.appendDecimal(code, to: &out)
-        case .color16, .mono:
-            let base = foreground ? (code < 8 ? 30 : 90) : (code < 8 ? 40 : 100)
-            EscapeSequence.appendDecimal(base + code % 8, to: &out)
-        }
     }
 }

@@ -23,8 +23,14 @@ public enum RendererKind: Sendable, Hashable, CustomStringConvertible {
     case sixel
     /// kitty graphics protocol.
     case kitty
+    /// iTerm2 inline images (OSC 1337, PNG).
+    case iterm2
     /// `▀` half blocks, two pixels per cell, in a colour depth.
     case halfBlock(ColorDepth)
+    /// 2×2 quadrant blocks, two colours per cell, in a colour depth.
+    case quadrant(ColorDepth)
+    /// 2×3 sextant blocks, two colours per cell, in a colour depth.
+    case sextant(ColorDepth)
     /// ASCII luminance ramp.
     case ascii
 
@@ -33,7 +39,10 @@ public enum RendererKind: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .sixel: "sixel"
         case .kitty: "kitty"
+        case .iterm2: "iterm2"
         case .halfBlock(let depth): "half-block (\(depth.rawValue))"
+        case .quadrant(let depth): "quadrants (\(depth.rawValue))"
+        case .sextant(let depth): "sextants (\(depth.rawValue))"
         case .ascii: "ascii"
         }
     }
@@ -41,8 +50,8 @@ public enum RendererKind: Sendable, Hashable, CustomStringConvertible {
     /// Whether the output is a bitmap (sixel/kitty) rather than text cells.
     public var isBitmap: Bool {
         switch self {
-        case .sixel, .kitty: true
-        case .halfBlock, .ascii: false
+        case .sixel, .kitty, .iterm2: true
+        case .halfBlock, .quadrant, .sextant, .ascii: false
         }
     }
 }
@@ -57,9 +66,16 @@ public struct RendererIdentity: Sendable, Hashable {
     public var tmuxPassthrough: Bool
     /// Whether transparent pixels are left undrawn instead of blended against `background`.
     public var transparent: Bool
+    /// The bitmap size limit output is scaled to fit (sixel; XTSMGRAPHICS).
+    public var graphicsLimit: PixelSize?
+    /// Whether sixel heights are kept to whole bands (sixel drawn by tmux).
+    public var wholeBands: Bool
 
     /// Creates an identity.
-    public init(kind: RendererKind, background: RGBColor, tmuxPassthrough: Bool = false, transparent: Bool = false) {
+    public init(kind: RendererKind, background: RGBColor, tmuxPassthrough: Bool = false, transparent: Bool = false,
+                graphicsLimit: PixelSize? = nil, wholeBands: Bool = false) {
+        self.graphicsLimit = graphicsLimit
+        self.wholeBands = wholeBands
         self.kind = kind
         self.background = background
         self.tmuxPassthrough = tmuxPassthrough

@@ -112,10 +112,12 @@ public struct KittyRenderer: ImageRenderer {
 
     /// Places image `id` over `cells` at the cursor without moving it (`C=1`). Placing again with
     /// the same `placementID` moves that placement; give each slot its own id to show one image twice.
+    /// `reportErrors` asks for error replies (`q=1`: the gallery reads them and counts them);
+    /// otherwise every reply is suppressed (`q=2`: `--print` exits before a reply could be read).
     public static func placement(
-        imageID id: UInt32, placementID: UInt32 = 1, cells: CellSize, tmuxPassthrough: Bool = false
+        imageID id: UInt32, placementID: UInt32 = 1, cells: CellSize, tmuxPassthrough: Bool = false, reportErrors: Bool = false
     ) -> [UInt8] {
-        let bytes = command("a=p,i=\(id),p=\(placementID),c=\(cells.columns),r=\(cells.rows),C=1,q=2", payload: [])
+        let bytes = command("a=p,i=\(id),p=\(placementID),c=\(cells.columns),r=\(cells.rows),C=1,q=\(reportErrors ? 1 : 2)", payload: [])
         return tmuxPassthrough ? TmuxPassthrough.wrap(bytes) : bytes
     }
 

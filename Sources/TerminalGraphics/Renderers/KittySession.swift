@@ -52,6 +52,11 @@ public struct KittySession: Sendable, Hashable {
         return used ? KittyRenderer.deleteAll(tmuxPassthrough: tmuxPassthrough) : []
     }
 
+    /// Forgets every id but `placed`: after an uppercase delete kitty holds only images that had a
+    /// placement at that moment (it frees the others with the one named), so the rest are
+    /// transmitted again before their next placement.
+    public mutating func forget(keeping placed: Set<UInt32>) { transmitted.formIntersection(placed) }
+
     /// Forgets every id (after the screen was cleared or resized): images are transmitted again.
     /// `used` stays, so `close()` still clears the screen.
     public mutating func reset() { transmitted.removeAll() }

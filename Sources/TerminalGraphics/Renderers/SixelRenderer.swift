@@ -28,12 +28,20 @@ public struct SixelRenderer: ImageRenderer {
     public var diffusion: SixelDiffusion
     /// Whether to wrap the output for tmux passthrough (tmux < 3.4 drops raw sixel).
     public var tmuxPassthrough: Bool
+    /// The largest bitmap the terminal shows (XTSMGRAPHICS; xterm's default is 1000×1000 and it drops
+    /// a bigger image whole): images are scaled to fit inside it too.
+    public var graphicsLimit: PixelSize?
+    /// Keep the bitmap's height a multiple of 6 (whole sixel bands) inside the cell box: tmux ≥ 3.4
+    /// counts the cells a sixel covers from its banded height and stretches it to them, so a 153 px
+    /// image in a 9-row box of 17 px cells (156 px in bands) took 10 rows and covered the caption.
+    public var wholeBands = false
 
     /// Creates a sixel renderer.
     public init(
         background: RGBColor = .black, maxColors: Int = 256, diffusion: SixelDiffusion = .atkinson,
-        tmuxPassthrough: Bool = false, keepsTransparency: Bool = false
+        tmuxPassthrough: Bool = false, keepsTransparency: Bool = false, graphicsLimit: PixelSize? = nil
     ) {
+        self.graphicsLimit = graphicsLimit
         self.background = background
         self.keepsTransparency = keepsTransparency
         self.maxColors = min(256, max(2, maxColors))
@@ -44,18 +52,28 @@ public struct SixelRenderer: ImageRenderer {
     /// Kind `.sixel` with the background and passthrough flag.
     public var identity: RendererIdentity {
         RendererIdentity(kind: .sixel, background: background, tmuxPassthrough: tmuxPassthrough,
-                         transparent: keepsTransparency)
+                         transparent: keepsTransparency, graphicsLimit: graphicsLimit, wholeBands: wholeBands)
     }
 
-    /// The pixel size an image is scaled to for a cell rectangle.
-    public static func scaledSize(for image: PixelSize, cells: CellSize, cellPixelSize: PixelSize) -> PixelSize {
-        image.scaledToFit(cellPixelSize.pixels(for: cells))
+    /// The pixel size an image is scaled to for a cell rectangle (and within `limit`, when given).
+    public static func scaledSize(for image: PixelSize, cells: CellSize, cellPixelSize: PixelSize,
+                                  limit: PixelSize? = nil) -> PixelSize {
+        var box = cellPixelSize.pixels(for: cells)
+        if let limit, limit.width > 0, limit.height > 0 {
+            box = PixelSize(width: min(box.width, limit.width), height: min(box.height, limit.height))
+        }
+        return image.scaledToFit(box)
     }
 
     /// Renders `image` into at most `cells`.
     public func render(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage {
         try validate(image, cells: cells)
-        let size = Self.scaledSize(for: image.size, cells: cells, cellPixelSize: cellPixelSize)
+        var limit = graphicsLimit
+        if wholeBands {
+            let box = cellPixelSize.pixels(for: cells)
+            limit = PixelSize(width: min(limit?.width ?? box.width, box.width), height: max(6, min(limit?.height ?? box.height, box.height) / 6 * 6))
+        }
+        let size = Self.scaledSize(for: image.size, cells: cells, cellPixelSize: cellPixelSize, limit: limit)
         var rgb: [UInt8]
         var mask: [UInt8]? = nil
         if keepsTransparency {

@@ -10,7 +10,7 @@ import ImageCodecs
 ///
 /// ```swift
 /// slot.onImageChange = { image in model.setImage(image, forSlot: id) }
-/// slot.setImage(with: url, placeholder: nil, options: [.progressiveLoad, .highPriority],
+/// slot.setImage(with: url, options: [.progressiveLoad, .highPriority],
 ///               context: ImageLoadContext(targetSize: cellPixels))
 /// slot.cancelCurrentImageLoad()   // the cell left the screen
 /// ```
@@ -22,7 +22,7 @@ public final class ImageSlot: @unchecked Sendable {  // state touched only on `e
     public let manager: ImageManager
     /// Where assignments and completions run.
     public let executor: any UIExecutor
-    /// The image shown now (placeholder, partial or final).
+    /// The image shown now (partial or final; kept by a cancel, cleared by a rebind).
     public private(set) var image: Image?
     /// The URL of the current binding.
     public private(set) var url: URL?
@@ -46,36 +46,51 @@ public final class ImageSlot: @unchecked Sendable {  // state touched only on `e
         self.executor = executor
     }
 
-    /// Binds the slot to `url`: cancels the previous load under `operationKey`, shows `placeholder`
-    /// (unless `.delayPlaceholder`), loads, and assigns the image when it comes (unless
-    /// `.avoidAutoSetImage`: then only `completed` gets it). `completed` runs once, for the finished
-    /// result — and also for partial images with `.avoidAutoSetImage` — never for a stale binding.
+    /// Binds the slot to `url`: cancels the previous load under `operationKey`, clears the image,
+    /// loads, and assigns the image when it comes (unless `.avoidAutoSetImage`: then only `completed`
+    /// gets it). `completed` runs once, for the finished result — and also for partial images with
+    /// `.avoidAutoSetImage` — never for a stale binding. (No placeholder image: the gallery draws its
+    /// placeholders as text.)
     public func setImage(
-        with url: URL?, placeholder: Image? = nil, options: ImageManagerOptions = [],
+        with url: URL?, options: ImageManagerOptions = [],
         context: ImageLoadContext = ImageLoadContext(), operationKey: String = ImageSlot.defaultOperationKey,
         completed: ((ImageLoadResult) -> Void)? = nil
     ) {
         cancelImageLoad(forKey: operationKey)
         let current = generations[operationKey, default: 0]
         self.url = url
-        if !options.contains(.delayPlaceholder) { assign(placeholder) }
+        assign(nil)
         guard let url else {
-            if options.contains(.delayPlaceholder) { assign(placeholder) }
             completed?(ImageLoadResult(url: nil, error: .invalidURL("")))
             return
         }
         let executor = self.executor
+        // Progress and partial images are coalesced: at most one of each is on its way to the UI
+        // thread per load, carrying the newest (a body of 1-byte chunks once queued millions).
+        let newestProgress = NewestOnly<(Int64, Int64)>()
         let progress: DownloadProgressHandler = { [weak self] received, expected, _ in
+            guard newestProgress.offer((received, expected)) else { return }
             executor.run { [weak self] in
+                guard let (received, expected) = newestProgress.take() else { return }
                 guard let self, self.generations[operationKey] == current else { return }
                 self.onProgress?(received, expected)
             }
         }
         completions[operationKey] = completed
+        let newestPartial = NewestOnly<ImageLoadResult>()
         let operation = manager.loadImage(with: url, options: options, context: context, progress: progress) { [weak self] result in
+            if !result.isFinished && result.error == nil && !result.isRevalidating && !result.isNotModified {
+                guard newestPartial.offer(result) else { return }
+                executor.run { [weak self] in
+                    guard let partial = newestPartial.take() else { return }
+                    guard let self, self.generations[operationKey] == current else { return }
+                    self.handle(partial, options: options, key: operationKey)
+                }
+                return
+            }
             executor.run { [weak self] in
                 guard let self, self.generations[operationKey] == current else { return }
-                self.handle(result, placeholder: placeholder, options: options, key: operationKey)
+                self.handle(result, options: options, key: operationKey)
             }
         }
         if !operation.isFinished { operations[operationKey] = operation }
@@ -91,20 +106,15 @@ public final class ImageSlot: @unchecked Sendable {  // state touched only on `e
         operations.removeValue(forKey: key)?.cancel()
     }
 
-    /// Shows `image` without loading (e.g. an error drawing's backing image, or nil to clear).
-    public func assign(_ image: Image?) {
+    private func assign(_ image: Image?) {
         self.image = image
         onImageChange?(image)
     }
 
-    private func handle(_ result: ImageLoadResult, placeholder: Image?, options: ImageManagerOptions, key: String) {
+    private func handle(_ result: ImageLoadResult, options: ImageManagerOptions, key: String) {
         let completed = completions[key]
         let autoSet = !options.contains(.avoidAutoSetImage)
-        if let image = result.image, autoSet {
-            assign(image)
-        } else if result.error != nil, options.contains(.delayPlaceholder) {
-            assign(placeholder)
-        }
+        if let image = result.image, autoSet { assign(image) }
         if result.isFinished || !autoSet { completed?(result) }
     }
 }

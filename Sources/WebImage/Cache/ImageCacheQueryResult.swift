@@ -2,48 +2,6 @@ import Dispatch
 import Foundation
 import ImageCodecs
 
-/// Where a query's image came from.
-public enum ImageCacheType: Sendable, Hashable {
-    /// Not cached.
-    case none
-    /// The memory LRU.
-    case memory
-    /// The disk cache (decoded now).
-    case disk
-}
-
-/// How to query the cache (SDWebImage's `SDImageCacheOptions`).
-public struct ImageCacheQueryOptions: OptionSet, Sendable, Hashable {
-    /// The raw bits.
-    public let rawValue: Int
-    /// Creates options from bits.
-    public init(rawValue: Int) { self.rawValue = rawValue }
-
-    /// Also return the original bytes (read from disk even after a memory hit).
-    public static let queryData = ImageCacheQueryOptions(rawValue: 1 << 0)
-    /// Look in memory only.
-    public static let memoryOnly = ImageCacheQueryOptions(rawValue: 1 << 1)
-    /// Skip memory, look on disk only.
-    public static let diskOnly = ImageCacheQueryOptions(rawValue: 1 << 2)
-    /// Do not put an image decoded from disk into memory.
-    public static let skipMemoryStoreOnDiskHit = ImageCacheQueryOptions(rawValue: 1 << 3)
-}
-
-/// Extra inputs of one query (SDWebImage's context dictionary, typed).
-public struct ImageCacheQueryContext: Sendable {
-    /// Decode options for a disk hit; its `targetSize` is replaced by the key's.
-    public var decodeOptions: DecodeOptions
-    /// Queue to call `done` on; nil calls it where the work finished (synchronously for a memory hit,
-    /// on the I/O or decode queue otherwise).
-    public var callbackQueue: DispatchQueue?
-
-    /// Creates a context.
-    public init(decodeOptions: DecodeOptions = DecodeOptions(), callbackQueue: DispatchQueue? = nil) {
-        self.decodeOptions = decodeOptions
-        self.callbackQueue = callbackQueue
-    }
-}
-
 /// The answer of a query.
 public struct ImageCacheQueryResult: Sendable {
     /// The image at the key's target size, nil on a miss.

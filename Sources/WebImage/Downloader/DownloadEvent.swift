@@ -30,14 +30,6 @@ public final class DownloadEventCenter: Sendable {
         return DownloadEventObservation { [weak self] in _ = self?.observers.withLock { $0.removeValue(forKey: id) } }
     }
 
-    /// Every event from now on, as an async sequence (ends when the consumer stops iterating).
-    public func stream() -> AsyncStream<DownloadEvent> {
-        AsyncStream { continuation in
-            let observation = addObserver { continuation.yield($0) }
-            continuation.onTermination = { _ in observation.cancel() }
-        }
-    }
-
     /// Delivers `event` to every observer.
     public func post(_ event: DownloadEvent) {
         let current = observers.withLock { Array($0.values) }

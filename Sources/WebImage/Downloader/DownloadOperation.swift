@@ -48,6 +48,9 @@ public struct DownloadHandler: Sendable {
     public let progress: DownloadProgressHandler?
     /// Partial and final results, or the error.
     public let completion: DownloadCompletionHandler
+    /// Whether this handler takes an image that is final at its size before the body ends
+    /// (`ImageDownloaderOptions.stopWhenSufficient`).
+    public var stopsWhenSufficient = false
 
     /// Creates a handler.
     public init(

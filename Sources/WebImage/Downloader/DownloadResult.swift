@@ -15,6 +15,9 @@ public struct DownloadResult: Sendable {
     public var response: DownloadResponse
     /// Whether this is the last call for this handler.
     public var isFinished: Bool
+    /// False when the transfer stopped once the image was final at its size
+    /// (`.stopWhenSufficient`): `data` is then only the body's start, not for the disk cache.
+    public var isWholeBody = true
 
     /// The HTTP status code of the response.
     public var statusCode: Int { response.statusCode }

@@ -36,6 +36,9 @@ extension ImageDownloadOperation {
         state.data = Data()
         state.offset = 0
         state.resuming = nil
+        state.probing = false
+        state.probeEnd = nil
+        state.decoderHasPartial = false
         state.undecoded = Data()
         state.rendersPartially = nil
         state.partialInFlight = false

@@ -11,19 +11,31 @@ extension ImageDownloadOperation {
     /// one transient retry).
     func didReceiveResponse(_ response: DownloadResponse) {
         var abandoned: CurlTransfer?
+        var forgetDecoder = false
         let seen = state.withLock { state -> DownloadResponse? in
             guard state.phase == .running else { return nil }
             var response = response
+            guard Self.readProbeAnswer(&response, state: &state) else {
+                abandoned = state.transfer
+                Self.resetAttempt(&state)
+                return nil
+            }
             if let partial = state.resuming {
                 state.resuming = nil
-                if response.statusCode == 206, !partial.isContinued(by: response) {
+                let window = state.probing ? state.probeEnd : nil
+                let continued = window.map { partial.isContinued(by: response, through: $0) } ?? partial.isContinued(by: response)
+                if !continued { state.probing = false }  // a 200 (the whole body) or a 206 abandoned below
+                if response.statusCode == 206, !continued {
                     abandoned = state.transfer
                     Self.resetAttempt(&state)
                     return nil
                 }
-                if partial.isContinued(by: response) {
+                let fedAlready = state.decoderHasPartial
+                state.decoderHasPartial = false
+                if fedAlready && !continued { forgetDecoder = true }
+                if continued {
                     state.data = partial.data
-                    state.undecoded = partial.data
+                    state.undecoded = fedAlready ? Data() : partial.data
                     state.offset = Int64(partial.data.count)
                     response.statusCode = 200
                     response.headers["content-range"] = nil
@@ -33,6 +45,7 @@ extension ImageDownloadOperation {
             state.response = response
             return response
         }
+        if forgetDecoder && abandoned == nil { forgetDecodedBytes() }  // a 200 starts over
         if let abandoned {
             setup.session.cancel(abandoned)
             forgetDecodedBytes()
@@ -46,13 +59,14 @@ extension ImageDownloadOperation {
         setup.statistics.noteBytes(chunk.count)
         let interval = setup.progressiveInterval
         let progressive = isProgressive
-        let work = state.withLock { state -> (progress: [DownloadHandler], partial: Data?, offset: Int64)? in
+        let work = state.withLock { state -> (progress: [DownloadHandler], partial: Data?, render: Bool, offset: Int64)? in
             guard state.phase == .running else { return nil }
             if state.data.isEmpty, expected > 0 {
                 state.data.reserveCapacity(Int(min(expected, max(setup.maxResponseBytes, Int64(chunk.count)))))
             }
             state.data.append(chunk)
             var partial: Data?
+            var render = false
             if progressive, state.rendersPartially == nil, state.data.count >= 16 {
                 state.rendersPartially = setup.decoding.rendersPartially(state.data)
                 if state.rendersPartially == false { state.undecoded = Data() }
@@ -61,15 +75,20 @@ extension ImageDownloadOperation {
                 state.undecoded.append(chunk)
                 let now = ContinuousClock.now
                 let due = state.lastPartial.map { now - $0 >= interval } ?? true
-                if !state.partialInFlight && due {
+                // A transfer that may stop once the image is final at its size feeds the decoder
+                // every chunk of its first megabyte (rendering a partial only at the interval), so
+                // it stops on time; past that, a first scan or pass is rarely still to come.
+                let eager = state.data.count <= Self.eagerFeedLimit && state.handlers.values.contains { $0.stopsWhenSufficient }
+                if !state.partialInFlight && (due || eager) {
                     state.partialInFlight = true
-                    state.lastPartial = now
+                    if due { state.lastPartial = now }
+                    render = due
                     partial = state.undecoded
                     state.undecoded = Data()
                 }
             }
             let progress = state.order.compactMap { state.handlers[$0] }.filter { $0.progress != nil }
-            return (progress, partial, state.offset)
+            return (progress, partial, render, state.offset)
         }
         guard let work else { return }
         let url = self.url
@@ -82,15 +101,20 @@ extension ImageDownloadOperation {
             }
         }
         if let bytes = work.partial {
-            lane.async { [self] in decodePartial(appending: bytes) }
+            let render = work.render
+            lane.async { [self] in decodePartial(appending: bytes, render: render) }
         }
     }
 
-    /// Lane: feed the incremental decoder and deliver a partial image to every handler.
-    private func decodePartial(appending bytes: Data) {
+    /// Bytes of a body fed to the decoder chunk by chunk when the transfer may stop early.
+    static let eagerFeedLimit = 1 << 20
+
+    /// Lane: feed the incremental decoder and (`render`) deliver a partial image to every handler.
+    private func decodePartial(appending bytes: Data, render: Bool) {
         let decoder = incrementalDecoder()
         decoder.append(bytes)
-        let image = decoder.partialImage()
+        if stopIfSufficient(decoder) { return }
+        let image = render ? decoder.partialImage() : nil
         let snapshot = state.withLock { state -> (Data, DownloadResponse?, Bool) in
             state.partialInFlight = false
             return (state.data, state.response, state.phase == .running)
@@ -102,7 +126,7 @@ extension ImageDownloadOperation {
         }
     }
 
-    private func incrementalDecoder() -> any IncrementalDecoding {
+    func incrementalDecoder() -> any IncrementalDecoding {
         if let decoder = decoderBox.decoder { return decoder }
         let decoder = setup.decoding.makeIncrementalDecoder(setup.context.decodeOptions)
         decoderBox.decoder = decoder
@@ -115,6 +139,7 @@ extension ImageDownloadOperation {
     /// bodies faster than the lanes decode them (hundreds of MB over loopback).
     func didComplete(_ result: Result<DownloadResponse, DownloadError>) {
         if case .failure(let error) = result, retryIfTransient(error) { return }
+        if case .success = result, continueAfterProbe() { return }
         let outcome = state.withLock { state -> (data: Data, rest: Data, incremental: Bool, response: DownloadResponse?)? in
             guard state.phase == .running else { return nil }
             state.phase = .finished

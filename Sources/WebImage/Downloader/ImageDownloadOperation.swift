@@ -30,6 +30,14 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         var resuming: PartialDownload?
         /// Bytes of `data` that came from a partial body (0 when not resumed).
         var offset: Int64 = 0
+        /// Whether the running transfer asks for a window of the body only (`+HeadProbe`), where the
+        /// window ends (exclusive; nil for the head), and whether a head probe was sent.
+        var probing = false
+        var probeEnd: Int64?
+        var probed = false
+        /// The incremental decoder already has the bytes a resumed 206 restores (a probe's
+        /// continuation): they are not fed again.
+        var decoderHasPartial = false
         /// The handler whose callback is running now (on `lane`), and that thread.
         var delivering: (id: UInt64, thread: pthread_t)?
     }
@@ -118,13 +126,19 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
 
     /// Sends the request (with `Range` / `If-Range` for `partial`) unless cancelled meanwhile, when
     /// the partial is kept again.
-    private func launch(resuming partial: PartialDownload?) {
+    func launch(resuming partial: PartialDownload?, through end: Int64? = nil) {
         let transfer = state.withLock { state -> CurlTransfer? in
             guard state.phase == .running, state.transfer == nil else { return nil }
             var request = setup.curlRequest
             if let partial {
                 state.resuming = partial
-                request.headers += partial.requestHeaders
+                state.probing = end != nil
+                state.probeEnd = end
+                request.headers += partial.requestHeaders(through: end)
+            } else if wantsHeadProbe(state) {
+                state.probed = true
+                state.probing = true
+                request.headers += [("Range", "bytes=0-\(Self.headProbeLength - 1)"), ("Accept-Encoding", "identity")]
             }
             let transfer = CurlTransfer(request: request, delegate: TransferRelay(operation: self))
             state.transfer = transfer
@@ -166,7 +180,7 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
     }
 
     /// A cancelled transfer's body worth resuming (its bytes leave `state`).
-    private static func takePartial(_ state: inout State) -> PartialDownload? {
+    static func takePartial(_ state: inout State) -> PartialDownload? {
         guard state.transfer != nil, let partial = PartialDownload(data: state.data, response: state.response) else { return nil }
         state.data = Data()
         state.undecoded = Data()

@@ -70,7 +70,8 @@ public final class ImageDownloader: @unchecked Sendable {
         let priority = options.priority
         let decodeOptions = Self.decodeOptions(options: options, context: context, config: config)
         let id = UInt64(handlerIDs.increment())
-        let handler = DownloadHandler(id: id, priority: priority, decodeOptions: decodeOptions, progress: progress, completion: completed)
+        var handler = DownloadHandler(id: id, priority: priority, decodeOptions: decodeOptions, progress: progress, completion: completed)
+        handler.stopsWhenSufficient = options.contains(.stopWhenSufficient) && options.contains(.progressiveLoad)
         let outcome = state.withLock { state -> (operation: (any DownloadOperation)?, start: [any DownloadOperation]) in
             guard !state.invalidated else { return (nil, []) }
             if let existing = state.operations[url], existing.addHandler(handler) {

@@ -27,6 +27,11 @@ public struct ImageDownloaderOptions: OptionSet, Sendable, Hashable {
     /// Decode within the downloader's pixel budget (`ImageDownloaderConfig.scaleDownPixelBudget`)
     /// when the context asks for no target size.
     public static let scaleDownLargeImages = ImageDownloaderOptions(rawValue: 1 << 8)
+    /// With `.progressiveLoad`: stop the transfer as soon as the image is final at the target size
+    /// (`IncrementalDecoding.sufficientImage()`: a progressive JPEG's DC scans for a target at most
+    /// 1/8 of it) and keep the body so far for a later `Range` request. The result then says
+    /// `isWholeBody == false`. Only when every handler of the transfer asks for it at the same size.
+    public static let stopWhenSufficient = ImageDownloaderOptions(rawValue: 1 << 9)
 
     /// The initial handler priority these options ask for.
     public var priority: DownloadPriority {

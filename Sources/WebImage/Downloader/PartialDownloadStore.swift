@@ -39,8 +39,12 @@ struct PartialDownload: Sendable {
     }
 
     /// The headers of the request that continues it.
-    var requestHeaders: [(name: String, value: String)] {
-        [("Range", "bytes=\(data.count)-"), ("If-Range", validator), ("Accept-Encoding", "identity")]
+    var requestHeaders: [(name: String, value: String)] { requestHeaders(through: nil) }
+
+    /// The headers of the request that continues it up to byte `end` (exclusive; nil: to the end).
+    func requestHeaders(through end: Int64?) -> [(name: String, value: String)] {
+        let last = end.map { String(min($0, totalLength) - 1) } ?? ""
+        return [("Range", "bytes=\(data.count)-\(last)"), ("If-Range", validator), ("Accept-Encoding", "identity")]
     }
 
     /// Whether a 206 continues exactly these bytes (`Content-Range: bytes N-(total-1)/total`).
@@ -48,6 +52,14 @@ struct PartialDownload: Sendable {
         guard response.statusCode == 206, response.headers["content-encoding"] == nil,
               let range = response.headers["content-range"] else { return false }
         return range.trimmingCharacters(in: .whitespaces) == "bytes \(data.count)-\(totalLength - 1)/\(totalLength)"
+    }
+
+    /// Whether a 206 continues these bytes up to byte `end` (exclusive): `bytes N-(end-1)/total`.
+    func isContinued(by response: DownloadResponse, through end: Int64) -> Bool {
+        let last = min(end, totalLength) - 1
+        guard response.statusCode == 206, response.headers["content-encoding"] == nil,
+              let range = response.headers["content-range"] else { return false }
+        return range.trimmingCharacters(in: .whitespaces) == "bytes \(data.count)-\(last)/\(totalLength)"
     }
 }
 

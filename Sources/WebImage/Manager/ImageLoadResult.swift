@@ -33,39 +33,3 @@ public struct ImageLoadResult: Sendable {
         self.isNotModified = isNotModified
     }
 }
-
-/// Per-load parameters beyond the options.
-public struct ImageLoadContext: Sendable {
-    /// Decode to fit this box (the cell's pixel size); memory-cache entries are keyed by it.
-    public var targetSize: PixelSize?
-    /// Extra request headers for this load.
-    public var headers: [String: String]
-    /// Keep the decoded image in the memory cache (the prefetcher turns this off).
-    public var storeInMemory: Bool
-    /// Where the download waits among waiting downloads of its priority (see
-    /// `DownloadContext.queueOrder`).
-    public var queueOrder: Int?
-
-    /// Creates a context.
-    public init(targetSize: PixelSize? = nil, headers: [String: String] = [:], storeInMemory: Bool = true) {
-        self.targetSize = targetSize
-        self.headers = headers
-        self.storeInMemory = storeInMemory
-    }
-}
-
-/// Hooks into `ImageManager` (SDWebImageManagerDelegate). Both run off the UI and network threads.
-public protocol ImageManagerDelegate: AnyObject, Sendable {
-    /// Whether `url` may be downloaded after a cache miss. Default: yes.
-    func shouldDownloadImage(for url: URL) -> Bool
-    /// A replacement for a freshly downloaded image (stored in memory instead of the original,
-    /// without the original bytes). Default: the image itself.
-    func transformDownloadedImage(_ image: Image, for url: URL) -> Image
-}
-
-extension ImageManagerDelegate {
-    /// Default: allow every download.
-    public func shouldDownloadImage(for url: URL) -> Bool { true }
-    /// Default: no transformation.
-    public func transformDownloadedImage(_ image: Image, for url: URL) -> Image { image }
-}

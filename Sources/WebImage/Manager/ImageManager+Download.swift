@@ -13,6 +13,7 @@ extension ImageManager {
         if options.contains(.allowInvalidSSLCertificates) { result.insert(.allowInvalidSSLCertificates) }
         if options.contains(.highPriority) { result.insert(.highPriority) }
         if options.contains(.scaleDownLargeImages) { result.insert(.scaleDownLargeImages) }
+        if options.contains(.stopWhenSufficient) && !options.contains(.refreshCached) { result.insert(.stopWhenSufficient) }
         if hasCachedImage {
             // Revalidating a cached copy: no progressive frames over it, and a fresh answer.
             result.remove(.progressiveLoad)
@@ -72,10 +73,13 @@ extension ImageManager {
         }
         // A transformed image is kept without the original bytes (as in the seed): memory only;
         // so is a response marked `Cache-Control: no-store` (RFC 9111 §5.2.2.5).
-        let toDisk = !load.options.contains(.cacheMemoryOnly) && !transformed && !HTTPFreshness.forbidsStorage(download.headers)
+        // A body stopped once the image was final at its size (`.stopWhenSufficient`) is not the
+        // original: its image goes to memory only, and the rest is fetched (resumed) when wanted.
+        let whole = download.isWholeBody
+        let toDisk = !load.options.contains(.cacheMemoryOnly) && !transformed && whole && !HTTPFreshness.forbidsStorage(download.headers)
         cache.store(
-            image: load.context.storeInMemory || transformed ? image : nil,
-            data: transformed ? nil : download.data, forKey: load.cacheKey, toDisk: toDisk,
+            image: load.context.storeInMemory || transformed || !whole ? image : nil,
+            data: transformed || !whole ? nil : download.data, forKey: load.cacheKey, toDisk: toDisk,
             validators: download.validators, contentType: download.headers["content-type"], responseHeaders: download.headers
         )
         load.deliver(ImageLoadResult(url: load.url, image: image, data: download.data), last: true)

@@ -23,8 +23,6 @@ public struct ImageManagerOptions: OptionSet, Sendable, Hashable {
     public static let allowInvalidSSLCertificates = ImageManagerOptions(rawValue: 1 << 7)
     /// Download at high priority (what is on screen).
     public static let highPriority = ImageManagerOptions(rawValue: 1 << 8)
-    /// `ImageSlot`: show the placeholder only if the load fails, not while it runs.
-    public static let delayPlaceholder = ImageManagerOptions(rawValue: 1 << 9)
     /// Let `transformDownloadedImage` see animated images too.
     public static let transformAnimatedImage = ImageManagerOptions(rawValue: 1 << 10)
     /// `ImageSlot`: do not assign the image; hand it to the completion instead.
@@ -35,4 +33,8 @@ public struct ImageManagerOptions: OptionSet, Sendable, Hashable {
     public static let fromCacheOnly = ImageManagerOptions(rawValue: 1 << 13)
     /// Skip the cache query; always download (the result is still stored).
     public static let fromLoaderOnly = ImageManagerOptions(rawValue: 1 << 14)
+    /// With `.progressiveLoad`: the download stops once the image is final at the target size and
+    /// keeps the rest resumable (`ImageDownloaderOptions.stopWhenSufficient`); such an image is
+    /// kept in memory only. Ignored with `.refreshCached`.
+    public static let stopWhenSufficient = ImageManagerOptions(rawValue: 1 << 15)
 }

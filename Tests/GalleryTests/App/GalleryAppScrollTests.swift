@@ -52,6 +52,31 @@ import TestSupport
         #expect(Double(cost.written) <= 1.3 * Double(cost.exposedRow), "\(cost.written) B written for a row of \(cost.exposedRow) B")
     }
 
+    /// xterm moves sixel pixels on a scroll down but not its record of them (cells went blank, old
+    /// images came back): where the terminal cannot scroll images back, a `k` that scrolls the grid
+    /// up is drawn without `CSI n T`, every image written again; a `j` still scrolls.
+    @Test func aScrollBackWhereImagesDoNotMoveBackRepaintsEveryImage() async throws {
+        let layout = makeModel(count: 100).layout
+        let harness = try AppHarness(count: 100, scrolls: true, scrollsBack: false)
+        let bands = (0..<layout.visibleRows).map { ($0 * layout.itemHeight)..<(($0 + 1) * layout.itemHeight) }
+        func written(after start: Int) -> String {
+            harness.screen.written.dropFirst(start).map { String(decoding: $0, as: UTF8.self) }.joined()
+        }
+        #expect(await harness.wait { _ in bands.allSatisfy { Self.columnsPlaced(in: written(after: 0), rows: $0) >= layout.columns } })
+        let down = harness.screen.written.count
+        harness.type(String(repeating: "j", count: layout.visibleRows))
+        #expect(await harness.wait { _ in Self.columnsPlaced(in: written(after: down), rows: bands.last!) >= layout.columns })
+        #expect(written(after: down).contains("\u{1B}[\(layout.itemHeight)S"))
+        let up = harness.screen.written.count
+        // Back to the top row, then one further: the grid scrolls down by one row.
+        harness.type(String(repeating: "k", count: layout.visibleRows))
+        let repainted = await harness.wait { _ in bands.allSatisfy { Self.columnsPlaced(in: written(after: up), rows: $0) >= layout.columns } }
+        #expect(repainted, "not every image was written again after the scroll back")
+        #expect(!written(after: up).contains("\u{1B}[\(layout.itemHeight)T"))
+        harness.type("q")
+        #expect(await harness.finish())
+    }
+
     @Test func aScreenThatCannotScrollRepaintsEveryImage() async throws {
         let cost = try await scrollCost(scrolls: false)
         #expect(!cost.scrolledByTerminal)

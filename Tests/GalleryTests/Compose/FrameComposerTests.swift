@@ -34,6 +34,34 @@ import TerminalGraphics
         #expect(frame.grid[other.column, other.row].style == GalleryTheme.colour.title)
     }
 
+    /// With quiet image rows (sixel), a loading cell's image rows change only when its bar crosses a
+    /// quarter: 1% more of a download leaves them as they were (the caption still counts).
+    @Test func quietImageRowsChangeOnlyAtQuarters() {
+        var quiet = FrameComposer()
+        quiet.quietImageRows = true
+        var model = makeModel(count: 40)
+        let place = model.layout.placement(of: 1, scrollRow: 0)!
+        func imageRows(_ received: Int64) -> [ScreenCell] {
+            model.setState(.progress(received: received, expected: 100), of: 1)
+            let grid = quiet.compose(model, status: StatusInfo()) { _ in nil }.grid
+            return (place.image.row..<place.image.maxRow).flatMap { row in (place.image.column..<place.image.maxColumn).map { grid[$0, row] } }
+        }
+        #expect(imageRows(51) == imageRows(52))
+        #expect(imageRows(51) != imageRows(76))
+        model.setState(.progress(received: 52, expected: 100), of: 1)
+        let screen = InMemoryScreen(size: model.terminal)
+        screen.present(quiet.compose(model, status: StatusInfo()) { _ in nil }, repaintAll: true)
+        #expect(screen.lines.joined().contains("52%"))
+    }
+
+    /// "waiting" placeholders were near-black boxes (palette 235) on a white terminal: a light
+    /// background reported by the terminal gets light placeholders.
+    @Test func aLightTerminalBackgroundGetsLightPlaceholders() {
+        #expect(GalleryTheme.colour(on: RGBColor(r: 255, g: 255, b: 255)).placeholder.background == .palette(254))
+        #expect(GalleryTheme.colour(on: RGBColor(r: 0, g: 0, b: 0)).placeholder.background == .palette(235))
+        #expect(GalleryTheme.colour(on: nil).placeholder.background == .palette(235))
+    }
+
     @Test func picturesBecomeCentredPlacementsAndTheirCellsStayBlank() {
         var model = makeModel(count: 4)
         model.setState(.final, of: 0)

@@ -22,7 +22,7 @@ struct DemoServerTests {
         try body.write(to: dir.appendingPathComponent("a photo.jpg"))
         try Data("secret".utf8).write(to: dir.appendingPathComponent("notes.txt"))
         let server = try await DemoServer.start(directory: dir, bytesPerSecond: 60_000)
-        #expect(server.names == ["a photo.jpg"])
+        #expect(server.names == ["a photo.jpg"] && server.bytesPerSecond == 60_000)
         #expect(server.list.entries.map(\.location.url.absoluteString) == ["http://127.0.0.1:\(server.port)/demo/a%20photo.jpg"])
 
         let out = dir.appendingPathComponent("out.bin")
@@ -53,6 +53,7 @@ struct DemoServerTests {
         let body = Data((0..<10_000).map { UInt8($0 % 251) })
         try body.write(to: dir.appendingPathComponent("r.jpg"))
         let server = try await DemoServer.start(directory: dir, bytesPerSecond: 0)
+        #expect(server.bytesPerSecond == 0)  // unthrottled, not clamped to 1 KB/s (10 s for this body)
         let url = server.url(of: "r.jpg").absoluteString
         let head = try await curl(["-s", "-I", url])
         let etag = head.out.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5).trimmingCharacters(in: .whitespaces) ?? ""

@@ -5,8 +5,7 @@ import TestSupport
 
 /// Arguments like timg's: image files, a directory (natural order, `-r`), a URL to the loopback
 /// server and a list file, mixed, all show in order; a bad one is named and the rest still show.
-@Suite(.enabled(if: EndToEnd.tmuxInstalled, "tmux is not installed"),
-       .enabled(if: EndToEnd.binaryBuilt && EndToEnd.convertInstalled, "needs .build/debug/sdgallery (swift build) and /usr/bin/convert"))
+@Suite(.endToEnd, EndToEnd.needs(.tmux, .convert))
 struct ArgumentsGalleryTests {
     @Test(.timeLimit(.minutes(1)))
     func mixedArgumentsAllShowInOrder() async throws {

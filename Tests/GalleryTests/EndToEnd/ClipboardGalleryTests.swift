@@ -4,8 +4,7 @@ import TestSupport
 
 /// `y` copies the selected image's URL with OSC 52: tmux (with `set-clipboard on`) takes it into a
 /// paste buffer, as it does for any program.
-@Suite(.enabled(if: EndToEnd.tmuxInstalled, "tmux is not installed"),
-       .enabled(if: EndToEnd.binaryBuilt && EndToEnd.convertInstalled, "needs .build/debug/sdgallery (swift build) and /usr/bin/convert"))
+@Suite(.endToEnd, EndToEnd.needs(.tmux, .convert))
 struct ClipboardGalleryTests {
     @Test(.timeLimit(.minutes(2)))
     func yCopiesTheSelectedURLWithOSC52() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite(.enabled(if: EndToEnd.binaryBuilt && EndToEnd.convertInstalled, "needs .build/debug/sdgallery (swift build) and /usr/bin/convert"))
+@Suite(.endToEnd, EndToEnd.needs(.convert))
 struct CommandLineTests {
     @Test func usageErrorsExitWithStatus2AndUnreadableListsWith1() async throws {
         let bin = EndToEnd.binary.path
@@ -50,7 +50,7 @@ struct CommandLineTests {
     }
 }
 
-@Suite(.enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
+@Suite(.endToEnd, EndToEnd.needs())
 struct ManPageTests {
     @Test func manPageDocumentsEveryOptionOfTheHelpAndEveryKey() async throws {
         let help = try await Blocking.run { try EndToEnd.run(EndToEnd.binary.path, ["--help"]) }.out

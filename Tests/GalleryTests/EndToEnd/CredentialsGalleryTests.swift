@@ -5,7 +5,7 @@ import TestSupport
 
 /// Basic-auth passwords off the command line: from SDGALLERY_PASSWORD or a netrc file, to the server;
 /// `--password` still works but warns; `--user` with no password anywhere is a usage error.
-@Suite(.enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
+@Suite(.endToEnd, EndToEnd.needs())
 struct CredentialsGalleryTests {
     func serve() async throws -> (LoopbackServer, URL) {
         let server = try await LoopbackServer.start()

@@ -5,7 +5,7 @@ import TestSupport
 /// The real binary when the disk cache cannot do its job: the images still show, and one line says
 /// the disk cache is off or degraded (the status bar in the gallery, stderr with `--print`). Two
 /// processes sharing one cache directory store the same keys without a wrong or torn image.
-@Suite(.enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
+@Suite(.endToEnd, EndToEnd.needs())
 struct DiskFaultGalleryTests {
     static let colours: [(UInt8, UInt8, UInt8)] = [(255, 0, 0), (0, 200, 0), (0, 0, 255), (250, 200, 0), (120, 0, 160), (0, 180, 180)]
 

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import Testing
 import TestSupport
 
 /// Helpers for the end-to-end tests: the built binary, fixture images made with ImageMagick, and
@@ -18,6 +19,30 @@ enum EndToEnd {
     static var binaryBuilt: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
     static var tmuxInstalled: Bool { TmuxSession.installed }
     static var convertInstalled: Bool { FileManager.default.isExecutableFile(atPath: convert) }
+
+    /// What an end-to-end suite needs besides the built binary.
+    enum Tool: Sendable {
+        case tmux, convert, xterm, kitty, nginx, script
+
+        /// Why the tool is missing, or nil when it is there.
+        var missing: String? {
+            switch self {
+            case .tmux: return EndToEnd.tmuxInstalled ? nil : "tmux is not installed"
+            case .convert: return EndToEnd.convertInstalled ? nil : "needs /usr/bin/convert (ImageMagick)"
+            case .xterm: return GraphicalTerminal.missingTools(for: .xterm)
+            case .kitty: return GraphicalTerminal.missingTools(for: .kitty)
+            case .nginx: return NginxServer.available ? nil : "needs nginx and openssl (scripts/setup installs them)"
+            case .script: return FileManager.default.isExecutableFile(atPath: "/usr/bin/script") ? nil : "needs script (util-linux)"
+            }
+        }
+    }
+
+    /// The one condition of every end-to-end suite: the built `sdgallery` and `tools`. Goes with the
+    /// tier tag: `@Suite(.endToEnd, EndToEnd.needs(.tmux, .convert))`.
+    static func needs(_ tools: Tool..., sourceLocation: SourceLocation = #_sourceLocation) -> ConditionTrait {
+        let missing = (binaryBuilt ? [] : ["needs \(binary.path) (swift build)"]) + tools.compactMap(\.missing)
+        return .enabled(if: missing.isEmpty, "\(missing.joined(separator: "; "))", sourceLocation: sourceLocation)
+    }
 
     /// Runs a program to completion (killed after `timeout` seconds) through `ChildProcess`, in the
     /// tests' environment (`ChildProcess.testEnvironment`).

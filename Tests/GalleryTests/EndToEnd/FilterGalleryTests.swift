@@ -3,8 +3,7 @@ import Testing
 import TestSupport
 
 /// `/` filters the items by a substring of URL or title as it is typed; Enter keeps it, Esc clears.
-@Suite(.enabled(if: EndToEnd.tmuxInstalled, "tmux is not installed"),
-       .enabled(if: EndToEnd.binaryBuilt && EndToEnd.convertInstalled, "needs .build/debug/sdgallery (swift build) and /usr/bin/convert"))
+@Suite(.endToEnd, EndToEnd.needs(.tmux, .convert))
 struct FilterGalleryTests {
     @Test(.timeLimit(.minutes(1)))
     func slashFiltersAndEscClears() async throws {

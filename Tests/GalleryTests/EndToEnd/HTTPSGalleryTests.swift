@@ -4,8 +4,7 @@ import TestSupport
 
 /// The real binary against a real nginx over TLS and through a real proxy, in `--print` mode (the
 /// gallery uses the same manager options: one function builds them for both).
-@Suite(.serialized, .enabled(if: NginxServer.available, "needs nginx and openssl (scripts/setup installs them)"),
-       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
+@Suite(.endToEnd, EndToEnd.needs(.nginx), .serialized)
 struct HTTPSGalleryTests {
     static func serve(withAuthority: Bool) throws -> (NginxServer, NginxServer.Certificates, URL) {
         let certs = try NginxServer.makeCertificates(in: try Fixtures.temporaryDirectory("sdgallery-certs"), withAuthority: withAuthority)

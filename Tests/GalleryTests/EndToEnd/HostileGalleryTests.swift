@@ -6,9 +6,7 @@ import TestSupport
 /// answering while transfers stall, and no escape sequence from the network reaches the terminal —
 /// neither the pane (`capture-pane -e`, the pane title) nor the raw bytes the program wrote (recorded
 /// by `script`).
-@Suite(.enabled(if: EndToEnd.tmuxInstalled, "tmux is not installed: skipping the hostile gallery test"),
-       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"),
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script (util-linux)"))
+@Suite(.endToEnd, EndToEnd.needs(.tmux, .script))
 struct HostileGalleryTests {
     /// A payload a terminal would act on: OSC 0 (window title), SGR red, and an 8-bit CSI.
     static let payload = "\u{1B}]0;PWNED\u{07}\u{1B}[31mEVIL\u{9B}1m"

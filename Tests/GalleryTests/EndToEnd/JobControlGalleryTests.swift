@@ -4,8 +4,7 @@ import TestSupport
 
 /// Keys and signals every full-screen program answers: Ctrl-Z gives the shell back ("Stopped") and
 /// `fg` brings the grid back repainted; SIGTERM restores the terminal and quits.
-@Suite(.enabled(if: EndToEnd.tmuxInstalled, "tmux is not installed"),
-       .enabled(if: EndToEnd.binaryBuilt && EndToEnd.convertInstalled, "needs .build/debug/sdgallery (swift build) and /usr/bin/convert"))
+@Suite(.endToEnd, EndToEnd.needs(.tmux, .convert))
 struct JobControlGalleryTests {
     /// An interactive shell (job control on) in tmux, in a directory with a list of 30 images.
     static func shell() async throws -> (TmuxSession, URL) {

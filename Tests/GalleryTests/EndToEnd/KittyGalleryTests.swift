@@ -4,9 +4,7 @@ import TestSupport
 
 /// The real program in a real kitty (0.26, under Xvfb): kitty graphics as the protocol means them.
 /// Solid-colour images make the screen easy to read: a colour's pixel count is its images' area.
-@Suite(.enabled(if: GraphicalTerminal.missingTools(for: .kitty) == nil, "kitty, Xvfb, xdotool or ImageMagick missing: skipping the kitty tests"),
-       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"),
-       .serialized)
+@Suite(.endToEnd, EndToEnd.needs(.kitty), .serialized)
 struct KittyGalleryTests {
     static let red: (UInt8, UInt8, UInt8) = (255, 0, 0)
     static let green: (UInt8, UInt8, UInt8) = (0, 255, 0)
@@ -77,9 +75,11 @@ struct KittyGalleryTests {
         }
     }
 
-    /// Forced (`--renderer kitty`) and chosen by the probe (the outer kitty answers through passthrough).
+    /// Forced (`--renderer kitty`) or not, with the outer kitty answering through passthrough: no kitty
+    /// graphics through tmux (a passthrough placement follows the outer terminal's cursor, not tmux's:
+    /// misplaced wherever they differ, e.g. `--print`, split panes), half blocks and a status saying why.
     @Test(.timeLimit(.minutes(2)), arguments: [(65, "--renderer kitty"), (66, "")])
-    func kittyThroughTmuxPassthroughShowsTheRightImagesAndClearsOnQuit(display: Int, renderer: String) async throws {
+    func kittyIsNotSentThroughTmuxPassthrough(display: Int, renderer: String) async throws {
         let dir = try fixture()
         defer { try? FileManager.default.removeItem(at: dir) }
         try Data("set -g allow-passthrough on\nset -g status off\n".utf8).write(to: dir.appendingPathComponent("tmux.conf"))
@@ -94,7 +94,12 @@ struct KittyGalleryTests {
                 _ = try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "kill-server"])
                 try? FileManager.default.removeItem(atPath: "/tmp/tmux-\(getuid())/\(socket)")
             }
-            Self.expectImagesThenNothingAfterQuit(kitty, dir: dir, shot: "kitty-tmux-failed.png")
+            var pane = ""
+            let said = GraphicalTerminal.waitUntil(timeout: 30) {
+                pane = (try? EndToEnd.run("/usr/bin/tmux", ["-L", socket, "capture-pane", "-p"]).out) ?? ""
+                return pane.contains("inside tmux") && pane.contains("kitty") && pane.contains("▀")
+            }
+            #expect(said, "no half blocks or no reason in the status line: \(pane)")
         }
     }
 

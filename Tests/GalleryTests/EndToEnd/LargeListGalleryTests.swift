@@ -3,8 +3,7 @@ import Testing
 import TestSupport
 
 /// A 10⁶-line list opens, pages to its end, and stays within a memory bound (measured from /proc).
-@Suite(.enabled(if: EndToEnd.tmuxInstalled, "tmux is not installed: skipping the end-to-end gallery test"),
-       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
+@Suite(.endToEnd, EndToEnd.needs(.tmux))
 struct LargeListGalleryTests {
     /// Peak resident memory allowed for the whole gallery process (a debug build) with a 10⁶-line,
     /// 40 MB list. The old loader peaked at 740–760 MB on such a list.

@@ -5,8 +5,7 @@ import TestSupport
 /// The order downloads go out in, seen from the server (one download slot): like a browser, the selected cell first,
 /// then its neighbours in reading order, prefetches after everything visible — even when there are
 /// more visible cells than download slots.
-@Suite(.enabled(if: EndToEnd.tmuxInstalled, "tmux is not installed"),
-       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
+@Suite(.endToEnd, EndToEnd.needs(.tmux))
 struct LoadOrderGalleryTests {
     @Test(.timeLimit(.minutes(2)))
     func theSelectedCellLoadsFirstThenItsNeighboursInReadingOrder() async throws {

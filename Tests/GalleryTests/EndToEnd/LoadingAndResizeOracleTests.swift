@@ -6,7 +6,7 @@ import TestSupport
 /// back and forth through the throttled demo as it loads, then resizing the window smaller and larger
 /// again with more keys in between. Once everything has settled, the screen must equal its repaint
 /// after Ctrl-L, in xterm and mlterm (sixel) and kitty (kitty graphics).
-@Suite(.enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"), .serialized)
+@Suite(.endToEnd, EndToEnd.needs(), .serialized)
 struct LoadingAndResizeOracleTests {
     /// Resizes the terminal's window (no window manager: the X window itself), as a user's drag does.
     static func resize(_ terminal: GraphicalTerminal, width: Int, height: Int) throws {
@@ -33,6 +33,33 @@ struct LoadingAndResizeOracleTests {
             let colours = try EndToEnd.run("/usr/bin/convert", [shot, "-crop", "1100x700+0+0", "+repage", "-colors", "64", "-unique-colors", "-format", "%w", "info:"])
             #expect((Int(colours.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 20, "no images on screen")
         }, actions: pageWhileLoadingThenResize)
+    }
+
+    /// The blank-cells report: paging back and forth while the throttled demo (photos, PNG, WebP of
+    /// mixed sizes) loads, then row scrolling both ways once it settled. xterm's scroll down does not
+    /// move its record of sixels: 5–6 cells of a row stayed blank until Ctrl-L (2 of 3 runs).
+    static func pageWhileLoadingThenScrollRows(_ terminal: GraphicalTerminal, _ scratch: String) throws {
+        try terminal.xdotool(["key", "--delay", "150", "Next", "Next", "Prior", "Next", "Right", "Right", "Down", "Next"])
+        _ = try terminal.settledScreenshot(to: scratch, interval: 1.0, timeout: 90)
+        try terminal.xdotool(["key", "--delay", "300", "k", "k", "k", "k", "k", "k", "j", "j", "k", "k", "k", "k"])
+    }
+
+    @Test(.timeLimit(.minutes(4)), .enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "needs xterm"))
+    func pagingWhileLoadingThenScrollingRowsLeavesNoBlankCellInXterm() async throws {
+        try await ScreenOracle.check(.xterm, label: "loading-rows", arguments: "--demo --demo-rate 300k", settleTimeout: 90,
+                                     actions: Self.pageWhileLoadingThenScrollRows)
+    }
+
+    /// A desktop switch unmaps the window and maps it again: xterm brought back 8 of 32 sixels from its
+    /// own record. The window gaining focus (focus reports) repaints everything.
+    @Test(.timeLimit(.minutes(4)), .enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "needs xterm"))
+    func theWindowUnmappedAndMappedAgainShowsEveryImageInXterm() async throws {
+        try await ScreenOracle.check(.xterm, label: "unmap-map", arguments: "--columns 10 list.txt",
+                                     prepare: { try await ScreenOracle.mixedList(in: $0, count: 60) }) { terminal, scratch in
+            _ = try terminal.settledScreenshot(to: scratch, interval: 1.0)
+            _ = try terminal.xdotool(["search", "--onlyvisible", "--name", ".", "windowunmap", "--sync", "%@"])
+            _ = try terminal.xdotool(["search", "--name", ".", "windowmap", "--sync", "%@", "windowfocus", "%@"])
+        }
     }
 
     @Test(.timeLimit(.minutes(4)), .enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "needs xterm"))

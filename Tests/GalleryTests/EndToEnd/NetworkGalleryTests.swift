@@ -4,8 +4,7 @@ import TestSupport
 
 /// The real gallery in tmux against the loopback HTTP server: errors, refresh with validators, and
 /// scroll cancellation. Async waits, so the in-process server keeps its threads.
-@Suite(.enabled(if: EndToEnd.tmuxInstalled, "tmux is not installed: skipping the network gallery tests"),
-       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
+@Suite(.endToEnd, EndToEnd.needs(.tmux))
 struct NetworkGalleryTests {
     /// Starts the gallery in tmux on a list of the server's paths (with titles).
     func launch(_ server: LoopbackServer, _ paths: [(path: String, title: String)], arguments: String = "",

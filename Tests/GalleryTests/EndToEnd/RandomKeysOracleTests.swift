@@ -6,7 +6,7 @@ import TestSupport
 /// (300 KB/s per image, so keys land while images load); once the screen settles it must equal the
 /// screen after Ctrl-L (`ScreenOracle`). A few fixed seeds run here; `scripts/explore --seeds N`
 /// runs many (`SDG_EXPLORE_SEEDS`, `SDG_EXPLORE_TERMINAL`). Every failure names its seed and keys.
-@Suite(.enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"), .serialized)
+@Suite(.endToEnd, EndToEnd.needs(.convert), .serialized)
 struct RandomKeysOracleTests {
     /// SplitMix64: the same seed gives the same keys everywhere.
     struct SeededKeys {

@@ -5,8 +5,7 @@ import TestSupport
 
 /// `s` saves the selected image's original, byte for byte, into `--save-dir`, and never overwrites:
 /// a second `s` makes `name (1).ext`.
-@Suite(.enabled(if: EndToEnd.tmuxInstalled, "tmux is not installed"),
-       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
+@Suite(.endToEnd, EndToEnd.needs(.tmux))
 struct SaveOriginalGalleryTests {
     @Test(.timeLimit(.minutes(1)))
     func sSavesTheOriginalByteForByteAndNeverOverwrites() async throws {

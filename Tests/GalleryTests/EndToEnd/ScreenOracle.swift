@@ -27,9 +27,9 @@ enum ScreenOracle {
 
     /// The mixed list of 60 entries; after each group of `keys` the screen settles.
     static func afterKeys(_ kind: GraphicalTerminal.Kind, keys: [[String]], label: String,
-                          inspect: (String) throws -> Void = { _ in }) async throws {
+                          inspect: (String) throws -> Void = { _ in }, wrap: (String) -> String = { $0 }) async throws {
         try await check(kind, label: label, arguments: "list.txt", prepare: { try await mixedList(in: $0, count: 60) },
-                        inspect: inspect) { terminal, scratch in
+                        inspect: inspect, wrap: wrap) { terminal, scratch in
             _ = try terminal.settledScreenshot(to: scratch)
             for group in keys {
                 try terminal.xdotool(["key", "--delay", "150"] + group)
@@ -40,9 +40,11 @@ enum ScreenOracle {
 
     /// Starts `sdgallery ARGUMENTS` in `kind` (in a directory `prepare` fills), runs `actions` (given
     /// the terminal and a scratch screenshot path), waits until the screen settles, presses Ctrl-L,
-    /// waits again, and expects both screenshots to be equal; `inspect` looks at the first.
+    /// waits again, and expects both screenshots to be equal; `inspect` looks at the first. `wrap` turns
+    /// the shell command into the one the terminal runs (e.g. inside tmux).
     static func check(_ kind: GraphicalTerminal.Kind, label: String, arguments: String, settleTimeout: Double = 60,
                       prepare: (URL) async throws -> Void = { _ in }, inspect: (String) throws -> Void = { _ in },
+                      wrap: (String) -> String = { $0 },
                       actions: @escaping @Sendable (GraphicalTerminal, String) throws -> Void) async throws {
         let dir = try Fixtures.temporaryDirectory("gallery-oracle")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -50,7 +52,7 @@ enum ScreenOracle {
         let before = dir.appendingPathComponent("\(kind)-\(label)-keys.png").path
         let after = dir.appendingPathComponent("\(kind)-\(label)-repaint.png").path
         let diff = dir.appendingPathComponent("\(kind)-\(label)-diff.png").path
-        let command = "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) \(arguments); sleep 60"
+        let command = wrap("XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) \(arguments); sleep 60")
         let settled = try await Blocking.run { () throws -> Bool in
             let terminal = try GraphicalTerminal(kind: kind, command: command, directory: dir.path, size: (110, 34))
             defer { terminal.stop() }

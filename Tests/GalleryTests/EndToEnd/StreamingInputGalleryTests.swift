@@ -4,8 +4,7 @@ import TestSupport
 
 /// `… | sdgallery -`: the first lines show while the pipe is still open, the status bar says the list
 /// is being read, and later lines join as they arrive.
-@Suite(.enabled(if: EndToEnd.tmuxInstalled, "tmux is not installed"),
-       .enabled(if: EndToEnd.binaryBuilt && EndToEnd.convertInstalled, "needs .build/debug/sdgallery (swift build) and /usr/bin/convert"))
+@Suite(.endToEnd, EndToEnd.needs(.tmux, .convert))
 struct StreamingInputGalleryTests {
     @Test(.timeLimit(.minutes(1)))
     func linesShowAsThePipeDeliversThem() async throws {

@@ -7,7 +7,7 @@ import TestSupport
 /// hand-written sequences, no sdgallery: a red image drawn, the screen scrolled back (`CSI 3 T`),
 /// forward (`CSI 2 S`), then text written over the image. After each step, where the red pixels
 /// are (moved or not, fewer or not) must agree with where the model says the image is.
-@Suite(.serialized) struct TerminalModelFidelityTests {
+@Suite(.endToEnd, EndToEnd.needs(.convert), .serialized) struct TerminalModelFidelityTests {
     /// A red 48×48 sixel (eight bands), or a red kitty image of 4×2 cells.
     static func image(_ kind: GraphicalTerminal.Kind) -> String {
         if kind == .kitty {

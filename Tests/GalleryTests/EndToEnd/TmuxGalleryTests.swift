@@ -2,8 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite(.enabled(if: EndToEnd.tmuxInstalled, "tmux is not installed: skipping the end-to-end gallery test"),
-       .enabled(if: EndToEnd.binaryBuilt && EndToEnd.convertInstalled, "needs .build/debug/sdgallery (swift build) and /usr/bin/convert"))
+@Suite(.endToEnd, EndToEnd.needs(.tmux, .convert))
 struct TmuxGalleryTests {
     @Test(.timeLimit(.minutes(1)))
     func galleryShowsCaptionsAndColoursFollowsKeysAndRestoresTheTerminal() async throws {

@@ -4,8 +4,7 @@ import TestSupport
 
 /// Half-blocks in tmux: after key sequences the pane (with its colours) equals the pane after Ctrl-L
 /// (a full repaint) — no rows of earlier images left between the grid and the status bar.
-@Suite(.enabled(if: EndToEnd.tmuxInstalled, "tmux is not installed"),
-       .enabled(if: EndToEnd.binaryBuilt && EndToEnd.convertInstalled, "needs .build/debug/sdgallery (swift build) and /usr/bin/convert"))
+@Suite(.endToEnd, EndToEnd.needs(.tmux, .convert))
 struct TmuxStaleRowsTests {
     /// A captured line without the colour resets tmux puts at its start or end (they follow the
     /// previous cell's colour, not what the line shows).

@@ -6,9 +6,7 @@ import TestSupport
 /// `GraphicalTerminal` harness) probes sixel support and draws the images as sixel. Screenshots are
 /// taken once the screen has settled (two shots that agree), never after a fixed sleep. Set
 /// `SDG_KEEP_SHOTS=DIR` to keep the screenshots for a look.
-@Suite(.enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "\(GraphicalTerminal.missingTools(for: .xterm) ?? "")"),
-       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"),
-       .serialized)
+@Suite(.endToEnd, EndToEnd.needs(.xterm), .serialized)
 struct XtermSixelGalleryTests {
     /// Share of the pixels of `shot` within `fuzz` of `colour` (ImageMagick: fuzz match, then the mean of the mask).
     static func share(_ shot: String, _ colour: String, fuzz: String = "12%") throws -> Double {

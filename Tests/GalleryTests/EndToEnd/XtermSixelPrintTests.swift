@@ -4,8 +4,7 @@ import TestSupport
 
 /// `--print --renderer sixel` in a real xterm (VT340 mode, under Xvfb): the sheet is drawn as sixel
 /// images, read back from a screenshot.
-@Suite(.enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "xterm, Xvfb, xdotool or ImageMagick missing: skipping"),
-       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
+@Suite(.endToEnd, EndToEnd.needs(.xterm))
 struct XtermSixelPrintTests {
     @Test(.timeLimit(.minutes(2)))
     func printWithSixelDrawsTheImages() async throws {

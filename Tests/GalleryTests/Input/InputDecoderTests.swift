@@ -14,12 +14,25 @@ import Testing
         #expect(decode("é日") == [.character("é"), .character("日")])
     }
 
+    /// kitty's error reply to a placement (`q=1`) is a graphics reply, never keys; OK replies vanish.
+    @Test func kittyErrorRepliesAreGraphicsRepliesNotKeys() {
+        var decoder = InputDecoder()
+        let message = "ENOENT:Put command refers to non-existent image with id: 1234567890 and number: 0"
+        let events = decoder.feed(Array("j\u{1B}_Gi=1234567890,p=16777217;\(message)\u{1B}\\\u{1B}_Gi=5;OK\u{1B}\\k".utf8))
+        #expect(events == [.character("j"), .graphicsReply(message), .character("k")])
+    }
+
+    /// Focus reports (`CSI ?1004h`): `CSI I` gained, `CSI O` lost; never keys.
+    @Test func focusReportsAreFocusEvents() {
+        #expect(decode("\u{1B}[I\u{1B}[Oj") == [.focus(true), .focus(false), .character("j")])
+    }
+
     @Test func decodesCursorAndPagingSequences() {
         #expect(decode("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D") == [.key(.up), .key(.down), .key(.right), .key(.left)])
         #expect(decode("\u{1B}OA\u{1B}OH\u{1B}OF") == [.key(.up), .key(.home), .key(.end)])
         #expect(decode("\u{1B}[5~\u{1B}[6~\u{1B}[1~\u{1B}[4~\u{1B}[H\u{1B}[F") == [.key(.pageUp), .key(.pageDown), .key(.home), .key(.end), .key(.home), .key(.end)])
         #expect(decode("\u{1B}[1;5A") == [.key(.up)])
-        #expect(decode("\u{1B}[I\u{1B}[O") == [])  // focus reports ignored
+        #expect(decode("\u{1B}[I\u{1B}[O").allSatisfy { if case .focus = $0 { true } else { false } })  // no keys
     }
 
     @Test func decodesSGRMouseReports() {
@@ -48,7 +61,7 @@ import Testing
 
     @Test func garbageIsBoundedAndNeverCrashes() {
         var decoder = InputDecoder()
-        let endless = [0x1B, UInt8(ascii: "[")] + Array(repeating: UInt8(ascii: "1"), count: 200)
+        let endless = [0x1B, UInt8(ascii: "[")] + Array(repeating: UInt8(ascii: "1"), count: InputDecoder.maximumSequenceLength + 100)
         _ = decoder.feed(endless)
         #expect(!decoder.hasPending || decoder.feed([]).isEmpty)
         #expect(decoder.feed(Array("q".utf8)).contains(.character("q")))

@@ -60,6 +60,39 @@ import WebImage
         await server.stop()
     }
 
+    /// An image this run downloaded (as a prefetch does) and then shown from the memory cache is not a
+    /// cache hit: an empty cache showed "320 cached" and `--stats` "384 memory hits".
+    @Test(.timeLimit(.minutes(1)))
+    func anImageThisRunDownloadedIsNoCacheHitWhenShownFromMemory() async throws {
+        let server = try await LoopbackServer.start()
+        var stub = StubResponse.ok(Self.red, contentType: "image/png")
+        stub.headers["Cache-Control"] = "max-age=600"
+        server.route("/fresh.png", stub)
+        let url = server.url("/fresh.png")
+        let origins = try await Blocking.run { () throws -> [String] in
+            let inbox = try UIInbox<GalleryEvent>()
+            inbox.claimOwnership()
+            let source = Self.makeSource(inbox)
+            var origins: [String] = []
+            let deadline = Date().addingTimeInterval(30)
+            for slot in 0..<2 {
+                source.bind(slot: SlotID(slot), item: Self.item(url), targetSize: PixelSize(width: 64, height: 64), options: []) { update in
+                    if case .final(_, let details) = update { origins.append(details.origin ?? "?") }
+                }
+                while origins.count <= slot, Date() < deadline {
+                    var wake = pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&wake, 1, 20)
+                    for case .work(let work) in inbox.drain() { work() }
+                }
+            }
+            #expect(source.counters.snapshot.memoryHits == 0)
+            source.cancelAll()
+            return origins
+        }
+        #expect(origins == ["network", "network"])
+        await server.stop()
+    }
+
     /// Binds `url` to one slot until its load settles, calls `between`, binds it again (a cache hit
     /// under revalidation) and collects until an update follows the cached `final`.
     static func bindTwice(_ url: URL, between: () -> Void) throws -> (first: [String], second: [String]) {

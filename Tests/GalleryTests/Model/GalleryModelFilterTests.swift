@@ -47,4 +47,46 @@ import TerminalGraphics
         #expect(index.positions(containing: "") == [0, 1, 2])
         #expect(index.positions(containing: "nothing").isEmpty)
     }
+
+    /// A list longer than `inlineScanLines` is scanned by a `FilterScan` off the UI thread: the
+    /// key changes the prompt at once, results join in order, a replaced scan's results are dropped,
+    /// and lines that arrived on a pipe meanwhile are scanned after it.
+    @Test func aLongListIsScannedInChunksAndStaleResultsAreDropped() {
+        let count = max(GalleryModel.inlineScanLines, FilterScan.chunkLines) + 10_000  // two chunks
+        let text = (0..<count).map { "https://e.example/\($0 % 1000 == 7 ? "Red" : "blue")/\($0).jpg" }.joined(separator: "\n")
+        let index = URLListIndex(bytes: Data(text.utf8), baseDirectory: URL(fileURLWithPath: "/"))
+        var model = GalleryModel(items: GalleryItems(index: index), terminal: CellSize(columns: 160, rows: 37),
+                                 cellPixels: PixelSize(width: 8, height: 16), columnsOverride: 6)
+        _ = model.perform(.startFilter)
+        _ = model.perform(.filterType("r"))
+        let stale = model.takeFilterScan()!
+        _ = model.perform(.filterType("e"))
+        #expect(model.count == 0 && model.filterScanned == 0 && model.filter == "re")
+        let scan = model.takeFilterScan()!
+        #expect(model.pendingFilterScan == nil)  // taken once
+        stale.run(isCurrent: { true }) { model.receiveFilterResults($0) }
+        #expect(model.count == 0)  // the "r" scan was replaced by "re"
+        var chunks = 0
+        scan.run(isCurrent: { true }) { results in
+            chunks += 1
+            model.receiveFilterResults(results)
+            if !results.done {
+                #expect(model.filterScanned == results.scannedThrough)
+                // A pipe's lines arriving meanwhile wait for the scan that follows this one.
+                if chunks == 1 { model.appendItems(URLListIndex(bytes: Data("https://e.example/red/x.jpg\n".utf8), baseDirectory: URL(fileURLWithPath: "/"))) }
+            }
+        }
+        #expect(chunks == (count + FilterScan.chunkLines - 1) / FilterScan.chunkLines)
+        #expect(model.count == count / 1000 + 1)
+        #expect(model.filterScanned == count)
+        let rest = model.takeFilterScan()!
+        #expect(rest.range == count..<(count + 1))
+        rest.run(isCurrent: { true }) { model.receiveFilterResults($0) }
+        #expect(model.filterScanned == nil && model.count == count / 1000 + 2)
+        #expect(model.items[model.count - 1].entry.location.url.lastPathComponent == "x.jpg")
+        #expect(model.items[0].entry.location.url.lastPathComponent == "7.jpg")
+        var stopped = 0
+        scan.run(isCurrent: { stopped += 1; return stopped < 2 }) { _ in }
+        #expect(stopped == 2)  // a replaced scan stops at its next chunk
+    }
 }

@@ -26,8 +26,7 @@ import TerminalGraphics
         #expect(Set(diff.cancels.map(\.index)) == Set(0..<6))
         #expect(Set(diff.binds.map(\.index)) == Set(18..<24))
         #expect(Set(diff.binds.map(\.slot)) == slotsOfRow0)
-        // 18..<24 were being prefetched: promoted, not cancelled.
-        #expect(Set(diff.prefetchPromoted.map(\.index)) == Set(18..<24))
+        // 18..<24 were being prefetched: not cancelled (the visible binds join their transfers).
         #expect(diff.prefetchCancels.isEmpty)
         #expect(diff.prefetchStarts.map(\.index) == Array(36..<42))
         // The reused slots now show the new items (the source's slot drops the old loads' updates).

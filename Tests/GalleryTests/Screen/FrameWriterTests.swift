@@ -26,6 +26,33 @@ import TerminalGraphics
         #expect(changed.cleared == [b.rect])
     }
 
+    /// A neighbour's progress bar changes text on the rows of an image: the image is not sent again
+    /// (41% of sixel bytes were identical re-sends); text written over its cells re-sends it.
+    @Test func onlyImagesUnderChangedTextAreSentAgain() throws {
+        var writer = FrameWriter()
+        let terminal = CellSize(columns: 80, rows: 10)
+        let left = placement(0, 0, id: 1, columns: 10, rows: 4), right = placement(60, 0, id: 2, columns: 10, rows: 4)
+        var old = CellGrid(size: terminal)
+        _ = old.put("10%", column: 30, row: 2)
+        var new = old
+        _ = new.put("55%", column: 30, row: 2)
+        _ = writer.plan([left, right], terminal: terminal, repaintAll: false, changedRows: [])
+        let spans = try #require(FrameWriter.changedSpans(from: old, to: new))
+        #expect(spans == [CellRect(column: 30, row: 2, columns: 2, rows: 1)])
+        let progress = writer.plan([left, right], terminal: terminal, repaintAll: false,
+                                   changedRows: FrameWriter.changedRows(from: old, to: new), changedSpans: spans)
+        #expect(progress.emit.isEmpty)
+        // Text over the right image's cells (and changes within 16 cells of each other: one span).
+        var over = new
+        _ = over.put("x", column: 45, row: 3)
+        _ = over.put("y", column: 61, row: 3)
+        let overSpans = try #require(FrameWriter.changedSpans(from: new, to: over))
+        #expect(overSpans == [CellRect(column: 45, row: 3, columns: 17, rows: 1)])
+        let overwritten = writer.plan([left, right], terminal: terminal, repaintAll: false, changedRows: [3], changedSpans: overSpans)
+        #expect(overwritten.emit == [right])
+        #expect(FrameWriter.changedSpans(from: nil, to: new) == nil)
+    }
+
     @Test func anImageReplacedByASmallerOneInTheSameRectangleIsErased() {
         // The old code skipped the erase when the new placement lay inside the old one's rows
         // (`CellRect.covers`): the strip of the old image right of and below the new one stayed.

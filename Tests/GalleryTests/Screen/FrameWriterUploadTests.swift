@@ -45,7 +45,9 @@ import TestSupport
         #expect(places.count == 2)
         #expect(places.allSatisfy { $0.keys["i"] == String(id) && $0.keys["C"] == "1" })
         #expect(Set(places.compactMap { $0.keys["p"] }).count == 2)
-        #expect(KittyCommand.parse(out).allSatisfy { $0.payload.count <= 4096 && $0.keys["q"] == "2" })
+        #expect(KittyCommand.parse(out).allSatisfy { $0.payload.count <= 4096 })
+        // Uploads are silent; placements ask for error replies (the gallery counts them).
+        #expect(commands(out, action: "t").allSatisfy { $0.keys["q"] == "2" } && places.allSatisfy { $0.keys["q"] == "1" })
     }
 
     @Test func scrollingAwayAndBackReplacesWithoutResending() throws {
@@ -79,6 +81,30 @@ import TestSupport
         #expect(KittyCommand.transmitted(KittyCommand.parse(freed)).keys.sorted() == [id])
         #expect(commands(freed, action: "p").count == 1)
         #expect(frame(&writer, [cell]).isEmpty)
+    }
+
+    /// kitty 0.26 frees, with any `d=I`, every image that has no placement at that moment: an image
+    /// scrolled away (placement deleted, data kept) and placed again after another image's `d=I` must
+    /// be uploaded again, or kitty answers ENOENT and the cell stays blank.
+    @Test func anImageWithoutPlacementIsUploadedAgainAfterAnotherImagesFree() throws {
+        var writer = FrameWriter()
+        let a = try place(image(seed: 21), 0, 0), b = try place(image(seed: 23), 10, 0)
+        let aID = try #require(a.image.upload?.id), bID = try #require(b.image.upload?.id)
+        _ = frame(&writer, [a, b])
+        _ = frame(&writer, [b])                      // a scrolls away: its placement goes, data kept
+        _ = frame(&writer, [], released: [bID])      // b dropped by the painter: `d=I` (kitty frees a too)
+        let back = frame(&writer, [a])
+        #expect(KittyCommand.transmitted(KittyCommand.parse(back)).keys.sorted() == [aID])
+        #expect(commands(back, action: "p").count == 1)
+    }
+
+    /// An image still placed when another is freed keeps its data: it is not sent again.
+    @Test func anImageStillPlacedKeepsItsDataWhenAnotherIsFreed() throws {
+        var writer = FrameWriter()
+        let a = try place(image(seed: 25), 0, 0), b = try place(image(seed: 27), 10, 0)
+        _ = frame(&writer, [a, b])
+        let out = frame(&writer, [a], released: [try #require(b.image.upload?.id)])
+        #expect(KittyCommand.transmitted(KittyCommand.parse(out)).isEmpty)
     }
 
     @Test func painterReportsWhatItsCacheDroppedAndScreenFreesIt() throws {

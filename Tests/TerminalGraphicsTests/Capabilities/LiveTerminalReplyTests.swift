@@ -6,7 +6,7 @@ import Testing
 
 /// Sends `TerminalProbe.query` to real terminals (xterm -ti vt340 under Xvfb, tmux) from a shell
 /// inside them, records the raw replies and checks that the parser reads them as expected.
-@Suite struct LiveTerminalReplyTests {
+@Suite(.endToEnd) struct LiveTerminalReplyTests {
     /// Writes the query and a script that sends it from inside a terminal and records 1 s of replies.
     func prepare(_ label: String) throws -> (dir: URL, script: String, reply: URL) {
         let dir = try Fixtures.temporaryDirectory(label)

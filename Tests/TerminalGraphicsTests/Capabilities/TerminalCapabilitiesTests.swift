@@ -39,38 +39,102 @@ import ImageCodecs
         #expect(RendererSelection.choose(for: resolve("", ["TERM": "dumb"])).kind == .ascii)
     }
 
-    @Test func kittyAnsweringThroughTmuxPassthroughIsUsedWrapped() {
+    @Test func kittyThroughTmuxPassthroughIsNotUsedItWouldBeMisplaced() {
         // tmux 3.3a's own replies (DA1 first), then the outer kitty's, which only passthrough delivers.
         let env = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]
         let caps = resolve(CannedReplies.tmux + "\u{1B}[?1;2c" + "\u{1B}_Gi=31;OK\u{1B}\\", env)
         #expect(caps.inTmux && caps.graphics == .kitty && caps.tmuxPassthrough)
-        let auto = RendererSelection.choose(for: caps)
-        #expect(auto.kind == .kitty && auto.tmuxPassthrough)
-        // No reply through passthrough (allow-passthrough off): text, with the reason.
-        let off = resolve(CannedReplies.tmux + "\u{1B}[?1;2c", env.merging(["KITTY_WINDOW_ID": "1"]) { a, _ in a })
-        #expect(!off.tmuxPassthrough && off.graphics == .kitty)
-        let text = RendererSelection.choose(for: off)
-        #expect(text.kind == .halfBlock(.truecolor) || text.kind == .halfBlock(.color256))
-        #expect(text.reason.contains("allow-passthrough"))
+        // A passthrough placement follows the outer terminal's cursor, not tmux's: text, and a status.
+        for option in [RendererOption.auto, .kitty] {
+            let selection = RendererSelection.choose(for: caps, option: option)
+            #expect(!selection.kind.isBitmap && !selection.tmuxPassthrough, "\(option)")
+            #expect(selection.limitation?.contains("kitty") == true, "\(option)")
+        }
+        #expect(caps.report(option: .auto).contains("note:"))
     }
 
-    @Test func theProbeAsksTheOuterTerminalThroughTmuxOnlyInsideTmux() {
-        let wrapped = TmuxPassthrough.wrap(Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8))
-        let inside = TerminalProbe.query(includeBackground: false, tmuxPassthrough: true)
+    @Test func theProbeSendsNoRawKittyQueryInsideAMultiplexer() {
+        let kitty = Array("\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\".utf8)
+        let wrapped = TmuxPassthrough.wrap(kitty)
+        let inTmux = TerminalProbe.query(includeBackground: false, multiplexer: .tmux)
+        let inScreen = TerminalProbe.query(includeBackground: false, multiplexer: .screen)
         let outside = TerminalProbe.query(includeBackground: false)
-        #expect(inside.count == outside.count + wrapped.count)
-        #expect(String(decoding: inside, as: UTF8.self).contains(String(decoding: wrapped, as: UTF8.self)))
-        #expect(inside.suffix(3) == Array("\u{1B}[c".utf8))
+        // Inside tmux only the wrapped query; inside screen none; every APC raw only outside.
+        let raw = "\u{1B}_G"
+        #expect(!String(decoding: inTmux, as: UTF8.self).replacingOccurrences(of: "\u{1B}\u{1B}", with: "").contains(raw))
+        #expect(!String(decoding: inScreen, as: UTF8.self).contains("_G"))
+        #expect(String(decoding: outside, as: UTF8.self).contains(raw))
+        #expect(inTmux.count == outside.count - kitty.count + wrapped.count)
+        #expect(inScreen.count == outside.count - kitty.count)
+        for query in [inTmux, inScreen, outside] { #expect(query.suffix(3) == Array("\u{1B}[c".utf8)) }
+        #expect(EnvironmentHints(environment: ["STY": "123.pts-0.host", "TERM": "screen"]).multiplexer == .screen)
+        #expect(EnvironmentHints(environment: ["STY": "1", "TMUX": "/tmp/t,1,0"]).multiplexer == .tmux)
     }
 
-    @Test func tmuxDefaultsToHalfBlocksUnlessForced() {
+    @Test func tmux33DefaultsToHalfBlocksAndWrapsAForcedSixel() {
         let caps = resolve(CannedReplies.tmux + "\u{1B}[?1;2;4c", ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"])
-        #expect(caps.inTmux && caps.graphics == .sixel)
-        #expect(RendererSelection.choose(for: caps).kind == .halfBlock(.color256))
+        #expect(caps.inTmux && caps.graphics == .sixel && !caps.tmuxSixel)
+        let auto = RendererSelection.choose(for: caps)
+        #expect(auto.kind == .halfBlock(.color256))
+        #expect(auto.limitation?.contains("no sixel before 3.4") == true)
         let forced = RendererSelection.choose(for: caps, option: .sixel)
         #expect(forced.kind == .sixel && forced.tmuxPassthrough)
         #expect(caps.report(option: .sixel).contains("tmux passthrough"))
         #expect(forced.makeRenderer().identity.tmuxPassthrough)
+    }
+
+    @Test func tmux35WithSixelDrawsSixelItselfUnwrapped() {
+        let env = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]
+        let caps = resolve("\u{1B}P>|tmux 3.5a\u{1B}\\\u{1B}[?1;2;4c", env)
+        #expect(caps.inTmux && caps.tmuxSixel && caps.tmuxVersion == TmuxVersion("3.5a"))
+        for option in [RendererOption.auto, .sixel] {
+            let selection = RendererSelection.choose(for: caps, option: option)
+            #expect(selection.kind == .sixel && !selection.tmuxPassthrough && selection.limitation == nil, "\(option)")
+            #expect(!selection.makeRenderer().identity.tmuxPassthrough)
+        }
+        #expect(caps.report(option: .auto).contains("3.5a, draws sixel itself"))
+        // The version from the environment when XTVERSION is silent; a 3.5a without sixel: text.
+        let quiet = resolve("\u{1B}[?1;2;4c", env.merging(["TERM_PROGRAM": "tmux", "TERM_PROGRAM_VERSION": "3.5a"]) { a, _ in a })
+        #expect(quiet.tmuxSixel && RendererSelection.choose(for: quiet).kind == .sixel)
+        let noSixel = resolve("\u{1B}P>|tmux 3.5a\u{1B}\\\u{1B}[?1;2c", env)
+        #expect(!noSixel.tmuxSixel && RendererSelection.choose(for: noSixel).kind == .halfBlock(.color256))
+        #expect(TmuxVersion("tmux next-3.6")! > TmuxVersion("3.5a")! && TmuxVersion("3.3a")! < .firstWithSixel)
+        #expect(TmuxVersion("garbage") == nil)
+    }
+
+    @Test func cellSizeChainEndsInAStatedFallback() {
+        let cells = CellSize(columns: 80, rows: 24)
+        func caps(_ reply: String, _ env: [String: String] = [:]) -> TerminalCapabilities {
+            TerminalCapabilities.resolve(
+                probe: ProbeResult(status: .answered, replies: ProbeReplyParser.parse(Array(reply.utf8)), windowCells: cells),
+                environment: env)
+        }
+        // VTE: only CSI 14t (window pixels) answered.
+        let vte = caps("\u{1B}[4;504;720t\u{1B}[?65;1;9c")
+        #expect(vte.cellPixelSize == PixelSize(width: 9, height: 21))
+        #expect(vte.sources["cell size"]?.hasPrefix("CSI 14 t") == true)
+        // CSI 16t wins over 14t.
+        #expect(caps("\u{1B}[6;20;10t\u{1B}[4;504;720t\u{1B}[?65c").sources["cell size"] == "CSI 16 t")
+        // Windows Terminal by name; else the stated fallback, printed as a size.
+        let wt = caps("\u{1B}[?61;4c", ["WT_SESSION": "f00"])
+        #expect(wt.cellPixelSize == PixelSize(width: 10, height: 20) && wt.sources["cell size"]?.contains("Windows Terminal") == true)
+        let silent = caps("\u{1B}[?61c")
+        #expect(silent.cellPixelSize == nil)
+        #expect(silent.description.contains("cell size:           8×16 (assumed"))
+    }
+
+    @Test func xtsmgraphicsLimitScalesSixelOutputToFit() throws {
+        let caps = resolve(CannedReplies.xtermSixel + "\u{1B}[?2;0;1000;1000S", ["TERM": "xterm-256color"])
+        #expect(caps.graphicsLimit == PixelSize(width: 1000, height: 1000))
+        let selection = RendererSelection.choose(for: caps)
+        #expect(selection.kind == .sixel && selection.graphicsLimit == caps.graphicsLimit)
+        #expect(caps.description.contains("graphics limit:      1000×1000 (XTSMGRAPHICS)"))
+        // A 160-column full view of a 2:1 image would be 1600 px wide: it is sent at 1000.
+        let image = TestImages.solid(width: 400, height: 200, r: 200, g: 30, b: 90)
+        let rendered = try selection.makeRenderer().render(image, cells: CellSize(columns: 160, rows: 40), cellPixelSize: PixelSize(width: 10, height: 20))
+        #expect(rendered.pixelSize.width <= 1000 && rendered.pixelSize.height <= 1000)
+        #expect(rendered.pixelSize == PixelSize(width: 1000, height: 500))
+        #expect(try SixelRenderer.decode(rendered.bytes).width == 1000)
     }
 
     @Test func descriptionIsSanitized() {

@@ -104,4 +104,30 @@ struct PseudoTerminal {
         #expect(TerminalProbe.sane(columns: 80, rows: 24, xPixels: 0, yPixels: 0) == nil)
         #expect(TerminalProbe.sane(columns: 80, rows: 24, xPixels: 80, yPixels: 24) == nil)
     }
+
+    /// A VTE-like terminal: no pixels in TIOCGWINSZ, no answer to CSI 16t; CSI 14t (the window in
+    /// pixels) answered. The cell is the window divided by the cells: 720×504 over 80×24 is 9×21.
+    @Test func aTerminalAnsweringOnlyCSI14tGetsItsRealCellSize() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        var size = winsize(ws_row: 24, ws_col: 80, ws_xpixel: 0, ws_ypixel: 0)
+        #expect(ioctl(pty.slave, UInt(TIOCSWINSZ), &size) == 0)
+        let master = pty.master
+        let terminal = Thread {
+            var asked: [UInt8] = []
+            let deadline = Date().addingTimeInterval(2)
+            while Date() < deadline && !String(decoding: asked, as: UTF8.self).hasSuffix("\u{1B}[c") {
+                asked += PseudoTerminal.read(master, count: 1)
+            }
+            var reply = String(decoding: asked, as: UTF8.self).contains("\u{1B}[14t") ? "\u{1B}[4;504;720t" : ""
+            reply += "\u{1B}[?65;1;9c"
+            _ = Array(reply.utf8).withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
+        }
+        terminal.start()
+        let caps = TerminalCapabilities.detect(input: pty.slave, output: pty.slave, environment: ["TERM": "xterm-256color"],
+                                               timeoutMilliseconds: 2000, queryBackground: false)
+        #expect(caps.probeStatus == .answered)
+        #expect(caps.cellPixelSize == PixelSize(width: 9, height: 21))
+        #expect(caps.description.contains("cell size:           9×21 (CSI 14 t"), "\(caps.description)")
+    }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// Shows half-block output in a real tmux pane and reads back each cell's colours with
 /// `capture-pane -p -e`.
-@Suite struct HalfBlockTmuxEndToEndTests {
+@Suite(.endToEnd) struct HalfBlockTmuxEndToEndTests {
     /// The colour of one captured cell: SGR parameters as tmux reports them ("38;2;255;0;0").
     struct Cell: Equatable {
         var foreground: String

@@ -6,7 +6,7 @@ import Testing
 
 /// Our sixel bytes in a real `xterm -ti vt340` (under Xvfb, through `GraphicalTerminal`): the image
 /// lands at the home cell at exactly its encoded size and colour.
-@Suite(.enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "xterm, Xvfb, xdotool or ImageMagick missing"))
+@Suite(.endToEnd, .enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "xterm, Xvfb, xdotool or ImageMagick missing"))
 struct SixelXtermEndToEndTests {
     @Test(.timeLimit(.minutes(2)))
     func solidImageAppearsInXterm() async throws {

@@ -57,33 +57,21 @@ private final class Assignments: @unchecked Sendable {  // touched only on the s
         await kit.tearDown()
     }
 
-    @Test func placeholderCompletionAndDelayPlaceholder() async throws {
+    @Test func aRebindClearsTheImageAndANilURLFailsAtOnce() async throws {
         let kit = try await ManagerTestKit.make()
         kit.serve("/ok.png", color: (1, 2, 3, 255))
-        kit.server.route("/bad.png", .status(404))
-        let placeholder = Image(width: 1, height: 1, pixels: [0, 0, 0, 0])
         let executor = QueueUIExecutor()
         let slot = executor.sync { ImageSlot(manager: kit.manager, executor: executor) }
         let done = CallbackRecorder<ImageLoadResult>()
 
-        executor.sync {
-            slot.setImage(with: kit.server.url("/ok.png"), placeholder: placeholder) { done.record($0) }
-            #expect(slot.image?.id == placeholder.id)  // shown at once
-        }
+        executor.sync { slot.setImage(with: kit.server.url("/ok.png")) { done.record($0) } }
         #expect(await done.wait(count: 1))
         #expect(executor.sync { slot.image?.firstPixel } == [1, 2, 3, 255])
 
-        executor.sync {
-            slot.setImage(with: kit.server.url("/bad.png"), placeholder: placeholder, options: .delayPlaceholder) { done.record($0) }
-            #expect(slot.image?.firstPixel == [1, 2, 3, 255])  // not replaced while loading
-        }
-        #expect(await done.wait(count: 2))
-        #expect(done.all.last?.error != nil)
-        #expect(executor.sync { slot.image?.id } == placeholder.id)  // shown on failure
-
-        executor.sync { slot.setImage(with: nil, placeholder: placeholder) { done.record($0) } }
-        #expect(done.all.count == 3)
+        executor.sync { slot.setImage(with: nil) { done.record($0) } }
+        #expect(done.all.count == 2)
         #expect(done.all.last?.error == .invalidURL(""))
+        #expect(executor.sync { slot.image } == nil)
         await kit.tearDown()
     }
 

@@ -78,9 +78,10 @@ import TestSupport
         let ops = (0..<50).map { i in cache.queryCacheOperation(forKey: ImageCacheKey(urlKey: "k\(i)")) { _ in calls.withLock { $0 += 1 } } }
         ops.forEach { $0.cancel() }
         gate.signal()
+        // Without a callback queue, results are delivered on the I/O queue or the decode queue:
+        // once both are drained, every callback that could come has come (no sleep needed).
         cache.waitUntilIdle()
         cache.decodeQueue.sync(flags: .barrier) {}
-        usleep(20_000)
         #expect(calls.withLock { $0 } == 0)
         #expect(ops.allSatisfy { $0.isCancelled })
         // Cancel racing with delivery: never a callback after cancel() has returned.
@@ -94,7 +95,7 @@ import TestSupport
             cancelled.withLock { $0 = true }
         }
         cache.waitUntilIdle()
-        usleep(20_000)
+        cache.decodeQueue.sync(flags: .barrier) {}
         #expect(late.withLock { $0 } == 0)
     }
 

@@ -181,10 +181,13 @@ struct ImageDownloadOperationTests {
             .started(missing), .receivedResponse(missing, statusCode: 404), .stopped(missing),
         ])
         observation.cancel()
-        var stream = downloader.events.stream().makeAsyncIterator()
+        let later = CallbackRecorder<DownloadEvent>()
+        let second = downloader.events.addObserver { later.record($0) }
         _ = try await downloader.image(for: server.url("/ok"))
-        #expect(await stream.next() == .started(ok))
-        #expect(await stream.next() == .receivedResponse(ok, statusCode: 200))
+        #expect(await later.wait(count: 4))
+        #expect(later.all == [.started(ok), .receivedResponse(ok, statusCode: 200), .stopped(ok), .finished(ok)])
+        #expect(events.all.count == 7)  // the cancelled observer got none of them
+        second.cancel()
         await server.stop()
     }
 

@@ -147,7 +147,7 @@ private final class Refuser: ImageManagerDelegate {
         let revalidating = ImageManager.downloaderOptions(all, hasCachedImage: true)
         #expect(!revalidating.contains(.progressiveLoad))
         #expect(revalidating.contains(.ignoreCachedResponse))
-        #expect(ImageManager.downloaderOptions([.retryFailed, .delayPlaceholder, .avoidAutoSetImage], hasCachedImage: false) == [])
+        #expect(ImageManager.downloaderOptions([.retryFailed, .avoidAutoSetImage], hasCachedImage: false) == [])
     }
 
     @Test func refreshWithoutValidatorsDownloadsAgain() async throws {

@@ -1,0 +1,183 @@
+import Dispatch
+import ImageCodecs
+import TerminalGraphics
+
+/// The one owner of what each cell shows, between a load result and the bytes a frame places: per
+/// slot, one record holding the decoded image the load delivered, the picture painted for it and the
+/// paint still out. Painting (sixel, kitty: milliseconds an image) runs on the paint queue; each
+/// result comes back as one typed inbox event (`GalleryEvent.painted`) and is taken only when it is
+/// still what the slot wants: same binding generation, same image, same size. One staleness rule:
+/// a binding that ends bumps its slot's generation, so nothing painted for it can reach the cell
+/// afterwards — the same rule `ImageSlot` applies to load results.
+///
+/// Also owns the full view's animation frames and encoding the next screen ahead. UI thread only.
+final class CellPictures {
+    /// A picture: what was painted, and for which image at which size.
+    struct Picture {
+        var key: PictureKey
+        var painted: RenderedImage
+    }
+
+    /// Everything about one slot's picture.
+    struct Record {
+        /// Bumped when the slot's binding ends.
+        var generation: UInt64 = 0
+        /// The image the load delivered (partial or final), nil until one came.
+        var image: Image?
+        /// The latest picture painted for this binding.
+        var shown: Picture?
+        /// The paint out on the queue, if any.
+        var pending: PictureKey?
+    }
+
+    /// Where renderers run (one at a time, in order of request).
+    static let queue = DispatchQueue(label: "sdgallery.paint", qos: .userInitiated)
+
+    let painter: CellPainter
+    private let post: @Sendable (PaintResult) -> Void
+    private(set) var records: [SlotID: Record] = [:]
+    /// The full view's animation.
+    private(set) var animation = FullViewAnimation()
+    /// Items whose pictures were encoded ahead, with the size they were encoded for.
+    private var encodedAhead: [Int: CellSize] = [:]
+
+    /// Creates the owner; `post` delivers a finished paint to the UI thread (the inbox).
+    init(painter: CellPainter, post: @escaping @Sendable (PaintResult) -> Void) {
+        self.painter = painter
+        self.post = post
+    }
+
+    /// The image the slot's load delivered last.
+    func image(of slot: SlotID) -> Image? { records[slot]?.image }
+
+    /// A load delivered `image` (partial or final) to `slot`.
+    func setImage(_ image: Image, of slot: SlotID) { records[slot, default: Record()].image = image }
+
+    /// The slot's binding ended (its item left the screen, or the slot is bound anew): its image and
+    /// pictures go, and a paint still out for it will be dropped.
+    func bindingEnded(_ slot: SlotID) {
+        guard var record = records[slot] else { return }
+        record = Record(generation: record.generation &+ 1)
+        records[slot] = record
+    }
+
+    /// Forgets every picture (the cell size or the terminal changed): everything is painted again.
+    func forgetPictures() {
+        for slot in records.keys {
+            records[slot]?.generation &+= 1
+            records[slot]?.shown = nil
+            records[slot]?.pending = nil
+        }
+        animation.paint(for: nil)
+    }
+
+    /// The picture of `slot`'s image in `cells`: painted already (by this slot, ahead, or for another
+    /// cell), else asked of the paint queue, showing meanwhile the slot's previous picture of the
+    /// same size, or nothing (the frame shows the placeholder).
+    func picture(for slot: SlotID, cells: CellSize, cellPixels: PixelSize, now: Double) -> RenderedImage? {
+        guard let image = records[slot]?.image else { return nil }
+        if animation.slot == slot, image.isAnimated {
+            paintAnimation(image, cells: cells, cellPixels: cellPixels)
+            // Until its first frame is painted, the still picture (painted as a thumbnail) stands in.
+            if let frame = animation.picture { return frame }
+        }
+        let key = PictureKey(image: image.id, cells: cells)
+        guard var record = records[slot] else { return nil }
+        defer { records[slot] = record }
+        if let shown = record.shown, shown.key == key { return shown.painted }
+        if let ready = painter.painted(image, cells: cells, cellPixels: cellPixels) {
+            record.shown = Picture(key: key, painted: ready)
+            record.pending = nil
+            return ready
+        }
+        if record.pending != key {
+            record.pending = key
+            let painter = painter, post = post, generation = record.generation
+            Self.queue.async {
+                post(PaintResult(slot: slot, generation: generation, key: key, frame: nil,
+                                 painted: painter.paint(image, cells: cells, cellPixels: cellPixels)))
+            }
+        }
+        if let previous = record.shown, previous.key.cells == cells { return previous.painted }
+        return nil
+    }
+
+    /// Takes a finished paint: kept when it is still what its slot (or the animation) wants.
+    func accept(_ result: PaintResult) {
+        if let frame = result.frame {
+            animation.finished(frame, image: result.key.image, cells: result.key.cells, painted: result.painted)
+            return
+        }
+        guard var record = records[result.slot], record.generation == result.generation,
+              record.pending == result.key else { return }
+        record.pending = nil
+        if let painted = result.painted { record.shown = Picture(key: result.key, painted: painted) }
+        records[result.slot] = record
+    }
+
+    /// Whether the slot's picture of its image in `cells` is ready, or being painted for its current
+    /// binding: the invariant every frame keeps for each visible cell whose image is final.
+    func isShownOrPainting(_ slot: SlotID, cells: CellSize) -> Bool {
+        guard let record = records[slot], let image = record.image else { return false }
+        let key = PictureKey(image: image.id, cells: cells)
+        return record.shown?.key == key || record.pending == key
+    }
+
+    /// Plays the full view's image when it is animated (`slot` nil: no full view).
+    func followAnimation(slot: SlotID?, now: Double) {
+        animation.follow(slot: slot, image: slot.flatMap { records[$0]?.image }, now: now)
+    }
+
+    /// Advances the animation; true when its frame changed.
+    func tickAnimation(now: Double) -> Bool { animation.tick(now: now) }
+
+    /// Hands the paint queue the animation frames due next.
+    private func paintAnimation(_ image: Image, cells: CellSize, cellPixels: PixelSize) {
+        animation.paint(for: cells)
+        let painter = painter, post = post, slot = animation.slot ?? SlotID(-1)
+        for frame in animation.framesToPaint() {
+            let still = animation.still(frame, of: image)
+            Self.queue.async {
+                post(PaintResult(slot: slot, generation: 0, key: PictureKey(image: image.id, cells: cells), frame: frame,
+                                 painted: painter.paint(still, cells: cells, cellPixels: cellPixels)))
+            }
+        }
+    }
+
+    /// Encodes ahead, into the painter's cache, the pictures of `images` (the next screen's, which the
+    /// memory cache holds): a PageDown then shows them in its first frame.
+    func encodeAhead(_ images: [(index: Int, image: Image)], cells: CellSize, cellPixels: PixelSize) {
+        if encodedAhead.count > 4096 { encodedAhead.removeAll() }
+        let painter = painter
+        for (index, image) in images where encodedAhead[index] != cells {
+            encodedAhead[index] = cells
+            guard painter.painted(image, cells: cells, cellPixels: cellPixels) == nil else { continue }
+            Self.queue.async { _ = painter.paint(image, cells: cells, cellPixels: cellPixels) }
+        }
+    }
+
+    /// Whether `index` was already encoded ahead for `cells`.
+    func wasEncodedAhead(_ index: Int, cells: CellSize) -> Bool { encodedAhead[index] == cells }
+}
+
+/// Which picture: an image at a size in cells.
+struct PictureKey: Sendable, Hashable {
+    /// `Image.id`.
+    var image: UInt64
+    /// The rectangle it is painted for.
+    var cells: CellSize
+}
+
+/// A paint the queue finished, on its way to the UI thread (`GalleryEvent.painted`).
+public struct PaintResult: Sendable {
+    /// The slot it was painted for.
+    var slot: SlotID
+    /// The slot's binding generation when it was asked.
+    var generation: UInt64
+    /// The image and size.
+    var key: PictureKey
+    /// The animation frame, for the full view's animation; nil for a cell's picture.
+    var frame: Int?
+    /// The bytes, nil when the image could not be painted.
+    var painted: RenderedImage?
+}

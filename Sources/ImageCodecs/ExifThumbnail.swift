@@ -1,0 +1,61 @@
+import Foundation
+
+/// The JPEG thumbnail a camera or phone embeds in EXIF (IFD1: `JPEGInterchangeFormat` 0x0201 and
+/// its length 0x0202), found in the APP1 payload ("Exif\0\0", a TIFF header, IFD0, then IFD1).
+/// Offsets are checked against the payload: a malformed one is no thumbnail, never a crash.
+public struct ExifThumbnail {
+    /// The thumbnail's JPEG bytes.
+    let jpeg: [UInt8]
+
+    /// Whether the start of a JPEG file holds an EXIF thumbnail (a marker walk to the APP1
+    /// segments before the first scan; no decoding): cheap enough for the network thread.
+    public static func isPresent(inJPEG head: Data) -> Bool {
+        let bytes = [UInt8](head)
+        var i = 2
+        while i + 4 <= bytes.count, bytes[i] == 0xFF {
+            let marker = bytes[i + 1]
+            if marker == 0xFF { i += 1; continue }
+            if marker == 0xDA || marker == 0xD9 { return false }
+            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            guard length >= 2, i + 2 + length <= bytes.count else { return false }
+            if marker == 0xE1, parse(exif: Array(bytes[(i + 4)..<(i + 2 + length)])) != nil { return true }
+            i += 2 + length
+        }
+        return false
+    }
+
+    /// The thumbnail of an APP1 payload, or nil when there is none (or it is malformed).
+    static func parse(exif payload: [UInt8]) -> ExifThumbnail? {
+        let t = 6  // TIFF header offset
+        guard payload.count >= t + 8, payload[0..<6].elementsEqual(Array("Exif".utf8) + [0, 0]) else { return nil }
+        let little: Bool
+        switch (payload[t], payload[t + 1]) {
+        case (0x49, 0x49): little = true
+        case (0x4D, 0x4D): little = false
+        default: return nil
+        }
+        func u16(_ i: Int) -> Int? {
+            guard i >= 0, i + 2 <= payload.count else { return nil }
+            return little ? Int(payload[i]) | Int(payload[i + 1]) << 8 : Int(payload[i]) << 8 | Int(payload[i + 1])
+        }
+        func u32(_ i: Int) -> Int? {
+            guard let a = u16(i), let b = u16(i + 2) else { return nil }
+            return little ? a | b << 16 : a << 16 | b
+        }
+        guard u16(t + 2) == 42, let ifd0 = u32(t + 4), let count0 = u16(t + ifd0), count0 <= 512,
+              let ifd1 = u32(t + ifd0 + 2 + count0 * 12), ifd1 > 0, let count1 = u16(t + ifd1), count1 <= 512 else { return nil }
+        var offset: Int?, length: Int?
+        for entry in 0..<count1 {
+            let e = t + ifd1 + 2 + entry * 12
+            switch u16(e) {
+            case 0x0201: offset = u32(e + 8)
+            case 0x0202: length = u32(e + 8)
+            default: break
+            }
+        }
+        guard let offset, let length, length > 4, offset >= 0, t + offset + length <= payload.count else { return nil }
+        let jpeg = Array(payload[(t + offset)..<(t + offset + length)])
+        guard jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { return nil }
+        return ExifThumbnail(jpeg: jpeg)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import ImageCodecs
+
+/// A JPEG for a small cell asks for its first 64 KB first (`Range: bytes=0-65535`): its EXIF
+/// thumbnail, when it has every pixel the cell shows, is the cell's image and the transfer stops
+/// there (`stopIfSufficient`). Otherwise the same operation continues with `If-Range` (the
+/// kept-partial path) up to 512 KB — a progressive file's DC scans, decided the same way once they
+/// are in, however fast the link (streaming, the whole body can arrive before the decoder looks) —
+/// and then to the end: at most two extra requests, not a byte more.
+/// A server that ignores `Range` sends the whole file (a 200), which is then read as usual.
+extension ImageDownloadOperation {
+    /// Bytes the head probe asks for, and where the second window ends.
+    static let headProbeLength = 65_536
+    static let secondWindowEnd: Int64 = 524_288
+
+    /// Whether this transfer should be a head probe: the first attempt, not a revalidation, a URL
+    /// naming a JPEG, and every handler taking an image final at a target size.
+    func wantsHeadProbe(_ state: State) -> Bool {
+        guard !state.probed, !setup.isConditional, ["jpg", "jpeg"].contains(url.pathExtension.lowercased()) else { return false }
+        let handlers = state.handlers.values
+        return !handlers.isEmpty && handlers.allSatisfy { $0.stopsWhenSufficient && $0.decodeOptions.targetSize != nil }
+    }
+
+    /// The probe's answer: a 206 of the head (`bytes 0-N/total`) reads as the start of the whole
+    /// 200 (`Content-Length: total`); a 200 means the server ignored `Range`. False: an answer that
+    /// cannot be read so (the attempt is abandoned and the plain request sent).
+    static func readProbeAnswer(_ response: inout DownloadResponse, state: inout State) -> Bool {
+        guard state.probing, state.resuming == nil else { return true }
+        guard response.statusCode == 206 else {
+            state.probing = false
+            return true
+        }
+        guard response.headers["content-encoding"] == nil,
+              let range = response.headers["content-range"]?.trimmingCharacters(in: .whitespaces),
+              range.hasPrefix("bytes 0-"), let slash = range.lastIndex(of: "/"),
+              let total = Int(range[range.index(after: slash)...]), total > 0,
+              range == "bytes 0-\(min(headProbeLength, total) - 1)/\(total)" else {
+            state.probing = false
+            return false
+        }
+        response.statusCode = 200
+        response.headers["content-range"] = nil
+        response.headers["content-length"] = String(total)
+        return true
+    }
+
+    /// Whether `data` starts a progressive JPEG (its first SOF marker is SOF2, SOF6, SOF10 or SOF14).
+    static func isProgressiveJPEG(_ data: Data) -> Bool {
+        let bytes = [UInt8](data.prefix(Self.headProbeLength))
+        var i = 2
+        while i + 4 <= bytes.count, bytes[i] == 0xFF {
+            let marker = bytes[i + 1]
+            if marker == 0xFF { i += 1; continue }
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) { return [0xC2, 0xC6, 0xCA, 0xCE].contains(marker) }
+            if marker == 0xDA || marker == 0xD9 { return false }
+            i += 2 + (Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]))
+        }
+        return false
+    }
+
+    /// Network thread, the probe's body ended: on the lane, the decoder gets the head's last bytes
+    /// and decides (`stopIfSufficient`); when the head is not enough, the operation continues from
+    /// where it stopped (`Range` + `If-Range`; without a validator, the plain request). False when
+    /// this was no unfinished probe.
+    func continueAfterProbe() -> Bool {
+        let step = state.withLock { state -> (rest: Data, quick: PartialDownload??)? in
+            guard state.phase == .running, state.probing else { return nil }
+            state.probing = false
+            guard let length = state.response?.headers["content-length"].flatMap({ Int($0) }), state.data.count < length else { return nil }
+            // A baseline head without an EXIF thumbnail cannot be enough: continue at once, here,
+            // rather than after the decode lane (busy with other images) has looked at it.
+            if state.offset == 0, !Self.isProgressiveJPEG(state.data), !ExifThumbnail.isPresent(inJPEG: state.data) {
+                let partial = PartialDownload(data: state.data, response: state.response)
+                Self.resetAttempt(&state)
+                return (Data(), .some(partial))
+            }
+            defer { state.undecoded = Data() }
+            return (state.undecoded, nil)
+        }
+        guard let step else { return false }
+        if let quick = step.quick {
+            forgetDecodedBytes()  // the continuation feeds it from byte 0
+            if let partial = quick { launch(resuming: partial) } else { restartTransfer() }
+            return true
+        }
+        let rest = step.rest
+        lane.async { [self] in
+            let decoder = incrementalDecoder()
+            decoder.append(rest)
+            if stopIfSufficient(decoder) { return }
+            let next = state.withLock { state -> PartialDownload?? in
+                guard state.phase == .running else { return nil }
+                let partial = PartialDownload(data: state.data, response: state.response)
+                Self.resetAttempt(&state)
+                return .some(partial)
+            }
+            guard let next else { return }
+            guard let partial = next else {
+                decoderBox.decoder = nil
+                return restartTransfer()
+            }
+            // Only a progressive file's DC scans can be worth a second window.
+            let windowed = Int64(partial.data.count) < Self.secondWindowEnd && partial.totalLength > Self.secondWindowEnd
+                && Self.isProgressiveJPEG(partial.data)
+            state.withLock { $0.decoderHasPartial = true }  // the decoder has every byte so far: it goes on from here
+            launch(resuming: partial, through: windowed ? Self.secondWindowEnd : nil)
+        }
+        return true
+    }
+}

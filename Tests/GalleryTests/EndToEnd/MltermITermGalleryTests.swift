@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// iTerm2 inline images (OSC 1337) in a real mlterm: `--print --renderer iterm2`, then the gallery,
+/// each image in its own cell (colours read back from a screenshot; mlterm answers no probe that
+/// names it, so the renderer is forced).
+@Suite(.enabled(if: GraphicalTerminal.missingTools(for: .mlterm) == nil, "mlterm, Xvfb, xdotool or ImageMagick missing: skipping"),
+       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
+struct MltermITermGalleryTests {
+    @Test(.timeLimit(.minutes(2)))
+    func itermImagesShowInPrintAndGrid() async throws {
+        let dir = try Fixtures.temporaryDirectory("mlterm-iterm2")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try TestPNG.solid(width: 96, height: 64, rgba: (200, 30, 90, 255)).write(to: dir.appendingPathComponent("red.png"))
+        try TestPNG.solid(width: 96, height: 64, rgba: (30, 200, 90, 255)).write(to: dir.appendingPathComponent("green.png"))
+        let list = ["red.png", "green.png", "red.png"].map { dir.appendingPathComponent($0).path }.joined(separator: "\n")
+        try Data((list + "\n").utf8).write(to: dir.appendingPathComponent("list.txt"))
+        let sdgallery = "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) --renderer iterm2 --columns 3"
+        let command = "cd \(dir.path) && \(sdgallery) --print list.txt; touch printed; read x; clear; \(sdgallery) list.txt; sleep 600"
+        try await Blocking.run {
+            let mlterm = try GraphicalTerminal(kind: .mlterm, command: command, directory: "/tmp", displays: 60...69,
+                                               background: "black", size: (150, 42))
+            defer { mlterm.stop() }
+            func near(_ a: UInt8, _ b: Int) -> Bool { abs(Int(a) - b) <= 4 }
+            func shown(_ screen: GraphicalTerminal.Histogram) -> Bool {
+                let red = screen.count { near($0.r, 200) && near($0.g, 30) && near($0.b, 90) }
+                let green = screen.count { near($0.r, 30) && near($0.g, 200) && near($0.b, 90) }
+                return green > 2000 && abs(red - 2 * green) * 10 < green
+            }
+            let printed = dir.appendingPathComponent("printed").path
+            #expect(GraphicalTerminal.waitUntil(timeout: 40) { FileManager.default.fileExists(atPath: printed) })
+            let sheet = mlterm.wait(timeout: 20, shown)
+            #expect(sheet.ok, "--print: the iTerm2 images are not on screen")
+            try mlterm.type("x")
+            try mlterm.key("Return")
+            let grid = mlterm.wait(timeout: 30, shown)
+            if !grid.ok { try? mlterm.screenshot(to: dir.deletingLastPathComponent().path + "/mlterm-iterm2-failed.png") }
+            #expect(grid.ok, "the grid's iTerm2 images are not on screen")
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// tmux done right: the probe never renames the pane (no raw kitty query inside tmux), tmux 3.5a's
+/// own sixel is used (raw, not wrapped) in xterm for `--print` and the grid. tmux 3.5a comes from
+/// scripts/setup (bookworm-backports, extracted into `TmuxReach.tmux35`); its tests skip without it.
+@Suite(.enabled(if: EndToEnd.tmuxInstalled && EndToEnd.binaryBuilt, "needs tmux and .build/debug/sdgallery"))
+struct TmuxReachGalleryTests {
+    @Test(.timeLimit(.minutes(1)), arguments: TmuxReach.versions)
+    func theProbeLeavesThePaneTitleAlone(tmux: String) async throws {
+        let command = "\(EndToEnd.binary.path) --probe; echo PROBED; sleep 30"
+        let session = try await TmuxSession.start(columns: 120, rows: 30, command: command, binary: tmux)
+        let before = await session.tmux(["display-message", "-p", "-t", "0", "#{pane_title}"])
+        let probed = await session.wait { $0.contains("PROBED") }
+        #expect(probed.ok, "no probe report: \(probed.screen)")
+        let title = await session.tmux(["display-message", "-p", "-t", "0", "#{pane_title}"])
+        #expect(!title.contains("Gi=") && !title.contains("AAAA"), "the probe renamed the pane: \(title)")
+        #expect(title == before)
+        #expect(probed.screen.contains("tmux:                yes, 3."))
+    }
+
+    @Test(.timeLimit(.minutes(1)), .enabled(if: TmuxReach.tmux35Installed, "tmux 3.5a is not installed (scripts/setup)"))
+    func tmux35ReportsItsOwnSixel() async throws {
+        let session = try await TmuxSession.start(
+            columns: 120, rows: 30, command: "\(EndToEnd.binary.path) --probe; echo PROBED; sleep 30", binary: TmuxReach.tmux35)
+        let probed = await session.wait { $0.contains("PROBED") }
+        #expect(probed.screen.contains("tmux:                yes, 3.5a, draws sixel itself"), "\(probed.screen)")
+        #expect(probed.screen.contains("renderer:            sixel\n"), "\(probed.screen)")
+    }
+
+    /// xterm (sixel) → tmux 3.5a → `sdgallery --print`, then the gallery: every image is drawn by
+    /// tmux's own sixel, in its own cell (colours off the 256-colour palette: not half blocks), and
+    /// the pane holds no half-block characters.
+    @Test(.timeLimit(.minutes(3)),
+          .enabled(if: TmuxReach.tmux35Installed, "tmux 3.5a is not installed (scripts/setup)"),
+          .enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "xterm, Xvfb, xdotool or ImageMagick missing"))
+    func tmux35InXtermShowsSixelInPrintAndGrid() async throws {
+        let dir = try Fixtures.temporaryDirectory("tmux35-xterm")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try TestPNG.solid(width: 96, height: 64, rgba: (200, 30, 90, 255)).write(to: dir.appendingPathComponent("red.png"))
+        try TestPNG.solid(width: 96, height: 64, rgba: (30, 200, 90, 255)).write(to: dir.appendingPathComponent("green.png"))
+        let list = ["red.png", "green.png", "red.png"].map { dir.appendingPathComponent($0).path }.joined(separator: "\n")
+        try Data((list + "\n").utf8).write(to: dir.appendingPathComponent("list.txt"))
+        let socket = "sdg-reach-\(UUID().uuidString.prefix(8))"
+        let sdgallery = "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path)"
+        let inner = "cd \(dir.path) && \(sdgallery) --print --columns 3 list.txt 2> print-err.txt; touch printed; read x; "
+            + "\(sdgallery) --columns 3 list.txt; sleep 600"
+        let command = "\(TmuxReach.tmux35) -L \(socket) -f /dev/null new-session '\(inner)'"
+        defer { _ = try? ChildProcess.run(TmuxReach.tmux35, ["-L", socket, "kill-server"], timeout: 10) }
+        try await Blocking.run {
+            let xterm = try GraphicalTerminal(kind: .xterm, command: command, directory: "/tmp", displays: 70...79,
+                                              background: "black", size: (150, 45))
+            defer { xterm.stop() }
+            func near(_ a: UInt8, _ b: Int) -> Bool { abs(Int(a) - b) <= 4 }
+            func shown(_ screen: GraphicalTerminal.Histogram) -> Bool {
+                let red = screen.count { near($0.r, 200) && near($0.g, 30) && near($0.b, 90) }
+                let green = screen.count { near($0.r, 30) && near($0.g, 200) && near($0.b, 90) }
+                return green > 500 && abs(red - 2 * green) * 10 < green
+            }
+            let printed = dir.appendingPathComponent("printed").path
+            #expect(GraphicalTerminal.waitUntil(timeout: 40) { FileManager.default.fileExists(atPath: printed) })
+            let sheet = xterm.wait(timeout: 20, shown)
+            if !sheet.ok { try? xterm.screenshot(to: dir.deletingLastPathComponent().path + "/tmux35-print-failed.png") }
+            #expect(sheet.ok, "--print: the sixel images are not on screen")
+            let pane = (try? ChildProcess.run(TmuxReach.tmux35, ["-L", socket, "capture-pane", "-p", "-t", "0"], timeout: 10).out) ?? ""
+            #expect(!pane.contains("▀") && !pane.contains("▄"), "half blocks in the pane: \(pane)")
+            try xterm.type("x")
+            try xterm.key("Return")
+            let grid = xterm.wait(timeout: 30) { screen in
+                shown(screen)
+                    && (try? ChildProcess.run(TmuxReach.tmux35, ["-L", socket, "capture-pane", "-p", "-t", "0"], timeout: 10).out)?
+                        .contains("· grid") == true
+            }
+            if !grid.ok { try? xterm.screenshot(to: dir.deletingLastPathComponent().path + "/tmux35-grid-failed.png") }
+            #expect(grid.ok, "the grid's sixel images are not on screen")
+        }
+    }
+
+    /// tmux 3.5a's own sixel in xterm while paging and moving: once settled, the screen equals the one
+    /// after Ctrl-L (a full repaint); and tmux does not stretch the first (4:3) image into the caption
+    /// row (it stretches a sixel to the cells its banded height covers).
+    @Test(.timeLimit(.minutes(4)),
+          .enabled(if: TmuxReach.tmux35Installed, "tmux 3.5a is not installed (scripts/setup)"),
+          .enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "xterm, Xvfb, xdotool or ImageMagick missing"))
+    func tmux35InXtermSettledEqualsRepaint() async throws {
+        let socket = "sdg-reach-\(UUID().uuidString.prefix(8))"
+        defer { _ = try? ChildProcess.run(TmuxReach.tmux35, ["-L", socket, "kill-server"], timeout: 10) }
+        try await ScreenOracle.afterKeys(.xterm, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]],
+                                         label: "tmux35-paging", inspect: { shot in
+            let out = try EndToEnd.run("/usr/bin/convert", [shot, "-fuzz", "10%", "-fill", "black", "+opaque", "#e01010", "-crop",
+                                                            "300x300+0+0", "+repage", "-trim", "-format", "%w %h", "info:"]).out
+            let size = out.split(separator: " ").compactMap { Double($0) }
+            #expect(size.count == 2 && abs(size[0] / size[1] - 4.0 / 3.0) < 0.04, "the 4:3 image shows as \(out)")
+        }, wrap: {
+            // No status line: its clock would change the screen.
+            "\(TmuxReach.tmux35) -L \(socket) -f /dev/null new-session '\($0)' \\; set -g status off"
+        })
+    }
+}
+
+/// The tmux versions the reach tests run under.
+enum TmuxReach {
+    /// tmux 3.5a as scripts/setup installs it (a wrapper that finds its libjemalloc).
+    static let tmux35 = ProcessInfo.processInfo.environment["SDG_TMUX35"] ?? "/opt/sdgallery-tests/tmux-3.5a/tmux"
+    /// Whether tmux 3.5a is there.
+    static var tmux35Installed: Bool { FileManager.default.isExecutableFile(atPath: tmux35) }
+    /// Debian's tmux, and tmux 3.5a when installed.
+    static var versions: [String] { ["/usr/bin/tmux"] + (tmux35Installed ? [tmux35] : []) }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import ImageCodecs
+import Testing
+import TestSupport
+@testable import WebImage
+
+/// `.stopWhenSufficient`: a progressive JPEG for a cell at most 1/8 of it stops once its DC scans
+/// arrived (the cell's pixels are known), keeps the partial, and the full view resumes it with
+/// `Range`, byte-identical. Against the real loopback server, which counts each request's bytes.
+@Suite struct SufficientDownloadTests {
+    /// A progressive JPEG (libjpeg's default script: one DC scan of all three components first)
+    /// of `width`×`height` noisy pixels, made by `cjpeg`.
+    static func progressiveJPEG(width: Int, height: Int) async throws -> Data {
+        try await jpeg(width: width, height: height, flags: "-progressive")
+    }
+
+    /// A JPEG of `width`×`height` noisy pixels (`flags` for cjpeg; `colour` picks the pixels:
+    /// (x, y, noise) → RGB), made by `cjpeg`.
+    static func jpeg(width: Int, height: Int, flags: String,
+                     colour: (Int, Int, UInt8) -> [UInt8] = { x, y, noise in
+                         [UInt8(truncatingIfNeeded: x / 5) &+ noise, UInt8(truncatingIfNeeded: y / 4) &+ noise, 128 &+ noise] }) async throws -> Data {
+        let dir = try Fixtures.temporaryDirectory("progressive")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var ppm = Data("P6\n\(width) \(height)\n255\n".utf8)
+        var seed: UInt32 = 12345
+        ppm.reserveCapacity(width * height * 3 + 20)
+        for y in 0..<height {
+            for x in 0..<width {
+                seed = seed &* 1_103_515_245 &+ 12345
+                let noise = UInt8(truncatingIfNeeded: seed >> 24) / 4
+                ppm.append(contentsOf: colour(x, y, noise))
+            }
+        }
+        let input = dir.appendingPathComponent("in.ppm"), output = dir.appendingPathComponent("out.jpg")
+        try ppm.write(to: input)
+        _ = try await Blocking.run {
+            try ChildProcess.run("/bin/sh", ["-c", "cjpeg \(flags) -quality 92 '\(input.path)' > '\(output.path)'"], timeout: 60)
+        }
+        return try Data(contentsOf: output)
+    }
+
+    /// A load's results until its final one (partial renders come first with `.progressiveLoad`).
+    static func load(_ kit: ManagerTestKit, _ url: URL, options: ImageManagerOptions, size: PixelSize) async -> [ImageLoadResult] {
+        let results = LoadRecorder()
+        kit.manager.loadImage(with: url, options: options, context: ImageLoadContext(targetSize: size)) { results.record($0) }
+        _ = await results.wait { $0.contains { $0.isFinished } }
+        return results.all
+    }
+
+    /// Where the first scan (the DC scan) ends: the offset of the second SOS marker.
+    static func endOfFirstScan(_ jpeg: Data) -> Int {
+        let bytes = [UInt8](jpeg)
+        var found = 0
+        for i in 0..<(bytes.count - 1) where bytes[i] == 0xFF && bytes[i + 1] == 0xDA {
+            found += 1
+            if found == 2 { return i }
+        }
+        return bytes.count
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg"), "needs cjpeg (libjpeg-turbo-progs)"))
+    func aProgressiveCellStopsAfterItsDCScanAndTheFullViewResumesWithRange() async throws {
+        let body = try await Self.progressiveJPEG(width: 1024, height: 768)
+        let dcEnd = Self.endOfFirstScan(body)
+        let kit = try await ManagerTestKit.make()
+        var stub = StubResponse.ok(body, contentType: "image/jpeg")
+        stub.etag = "\"j1\""
+        stub.bytesPerSecond = 1_000_000
+        kit.server.route("/p.jpg", stub)
+        let url = kit.server.url("/p.jpg")
+
+        // The cell: 120×90 is at most 1/8 of 1024×768 per axis.
+        let cell = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: PixelSize(width: 120, height: 90))
+        let final = try #require(cell.last)
+        #expect(final.isFinished && final.error == nil)
+        #expect(final.image?.size == PixelSize(width: 120, height: 90))
+        _ = await kit.server.waitUntil { $0.first { $0.path == "/p.jpg" }.map { $0.finished || $0.clientDisconnectedEarly } == true }
+        let first = try #require(kit.server.requests(to: "/p.jpg").first)
+        print("progressive \(body.count) B, DC scan ends at \(dcEnd), the cell's request sent \(first.bytesSent) B")
+        #expect(first.bytesSent < dcEnd + 65_536 && first.bytesSent < body.count / 4,
+                "sent \(first.bytesSent) of \(body.count) (DC scan ends at \(dcEnd))")
+        #expect(kit.manager.downloader.partials.urls == [url])
+        kit.manager.cache.waitUntilIdle()
+        #expect(kit.manager.cache.disk?.entry(forKey: kit.manager.cacheKey(for: url)) == nil)  // not the original
+
+        // The full view: resumes the kept bytes with Range and gets the whole original.
+        kit.server.route("/p.jpg", { var whole = StubResponse.ok(body, contentType: "image/jpeg"); whole.etag = "\"j1\""; return whole }())
+        let full = await Self.load(kit, url, options: [.progressiveLoad], size: PixelSize(width: 1024, height: 768))
+        #expect(full.last?.data == body)
+        #expect(full.last?.image?.size == PixelSize(width: 1024, height: 768))
+        let resumed = kit.server.requests(to: "/p.jpg").last
+        #expect(resumed?.header("Range")?.hasPrefix("bytes=") == true && resumed?.header("Range") != "bytes=0-")
+        #expect(resumed?.status == 206)
+        kit.manager.cache.waitUntilIdle()
+        #expect(kit.manager.cache.disk?.entry(forKey: kit.manager.cacheKey(for: url))?.data == body)
+        await kit.tearDown()
+    }
+
+    /// An Adam7 PNG for a cell at most 1/8 of it stops after its first pass (one pixel of every
+    /// 8×8 block, 1/64 of the pixels): the cell shows exactly those pixels; the full view resumes.
+    @Test func anAdam7PNGCellStopsAfterItsFirstPass() async throws {
+        let side = 512
+        var pixels = [UInt8](repeating: 255, count: side * side * 4)
+        for y in 0..<side {
+            for x in 0..<side {
+                let i = (y * side + x) * 4
+                pixels[i] = UInt8(truncatingIfNeeded: x); pixels[i + 1] = UInt8(truncatingIfNeeded: y); pixels[i + 2] = UInt8(truncatingIfNeeded: x ^ y)
+            }
+        }
+        let body = TestPNG.adam7(width: side, height: side, rgba: pixels)
+        let kit = try await ManagerTestKit.make()
+        var stub = StubResponse.ok(body, contentType: "image/png")
+        stub.etag = "\"a1\""
+        stub.bytesPerSecond = 2_000_000
+        kit.server.route("/a.png", stub)
+        let url = kit.server.url("/a.png")
+        let cell = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: PixelSize(width: 64, height: 64))
+        let image = try #require(cell.last?.image)
+        #expect(cell.last?.isFinished == true && image.size == PixelSize(width: 64, height: 64))
+        // Cell pixel (i, j) is the image's pixel (8i, 8j): the first pass's.
+        #expect(image.pixel(x: 5, y: 9) == (40, 72, 40 ^ 72, 255))
+        _ = await kit.server.waitUntil { $0.first { $0.path == "/a.png" }.map { $0.finished || $0.clientDisconnectedEarly } == true }
+        let first = try #require(kit.server.requests(to: "/a.png").first)
+        print("adam7 \(body.count) B, the cell's request sent \(first.bytesSent) B")
+        #expect(first.bytesSent < body.count / 8, "sent \(first.bytesSent) of \(body.count)")
+        #expect(kit.manager.downloader.partials.urls == [url])
+
+        kit.server.route("/a.png", { var whole = StubResponse.ok(body, contentType: "image/png"); whole.etag = "\"a1\""; return whole }())
+        let full = await Self.load(kit, url, options: [.progressiveLoad], size: PixelSize(width: side, height: side))
+        #expect(full.last?.data == body)
+        #expect(full.last?.image.map { $0.pixel(x: 3, y: 5) == (3, 5, 6, 255) } == true)
+        #expect(kit.server.requests(to: "/a.png").last?.status == 206)
+        await kit.tearDown()
+    }
+}
