@@ -74,7 +74,7 @@ final class GalleryDriver {
             source.advance(pick, what)
             iterate(input: false)
         case .paint:
-            GalleryApp.paintQueue.sync {}
+            Self.waitForBackgroundWork()
             iterate(input: false)
         case .resize(let size):
             screen.nextSize = size
@@ -95,16 +95,24 @@ final class GalleryDriver {
         }
         for event in screen.takeEvents() { app.handle(event) }
         for event in app.inbox.drain() { app.handle(event) }
+        app.followFilter()
+        if app.pendingCountStale { app.updatePendingCount() }
         let diff = app.model.reconcile()
         now = GalleryApp.now()
         if input, !diff.binds.isEmpty { app.screenChangedByKey(at: now) }
         app.apply(diff)
         app.releaseDownloadsAfterFling(now: now)
         app.followAnimation()
-        if app.animation.tick(now: now) { app.dirty = true }
+        if app.pictures.tickAnimation(now: now) { app.dirty = true }
         if app.dirty || app.repaintAll { app.present() }
         app.encodeAheadWhenIdle()
         if app.keyWaiting != nil, !app.dirty, !app.repaintAll { app.keyWaiting = nil }
+    }
+
+    /// Waits for the paint queue and the filter queue to finish what they were given.
+    static func waitForBackgroundWork() {
+        GalleryApp.filterQueue.sync {}
+        CellPictures.queue.sync {}
     }
 
     /// Lets everything finish: every load completes, every paint is taken and presented, until a
@@ -112,7 +120,7 @@ final class GalleryDriver {
     func settle() {
         for _ in 0..<200 {
             source.finishAll()
-            GalleryApp.paintQueue.sync {}
+            Self.waitForBackgroundWork()
             let before = app.framesPresented
             iterate(input: false)
             if app.framesPresented == before && source.loads.isEmpty { return }

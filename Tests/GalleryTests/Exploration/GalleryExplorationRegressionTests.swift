@@ -36,22 +36,19 @@ import TerminalModel
 
     /// Found by seed f5Z3ldYmZV8kphDBsuHuut8qi5jhjKcbp9eQ1WQV/ss=: images evicted from the encoded
     /// output cache are freed with `d=I`, which in kitty 0.26 also frees every image without a
-    /// placement; coming back places them without uploading: ENOENT, blank cells.
+    /// placement; coming back placed them without uploading: ENOENT, blank cells (fixed on main by
+    /// the time of the merge: both sequences settle right now).
     @Test func kittyReplacesImagesFreedByAnotherImagesDelete() throws {
         let steps = "G settle g settle v PageDown v"
         let found = try problem(.kitty, steps)
-        withKnownIssue("issue 23 #1: kitty frees unplaced images on d=I; they are re-placed without an upload") {
-            #expect(found == nil, "kitty after [\(steps)]: \(found ?? "")")
-        }
+        #expect(found == nil, "kitty after [\(steps)]: \(found ?? "")")
     }
 
     /// The paging form of the same defect: three screens down, two up, loads settled between.
     @Test func kittyPagingBackAfterEvictionsShowsBlankCells() throws {
         let steps = "PageDown settle PageDown settle PageDown settle PageUp settle PageUp settle"
         let found = try problem(.kitty, steps)
-        withKnownIssue("issue 23 #1: kitty frees unplaced images on d=I") {
-            #expect(found?.contains("ENOENT") != true, "kitty after [\(steps)]: \(found ?? "")")
-        }
+        #expect(found == nil, "kitty after [\(steps)]: \(found ?? "")")
         #expect(try problem(.tmux, steps) == nil, "half-blocks have no uploads: the same keys settle right")
     }
 }

@@ -17,7 +17,6 @@ import Testing
     /// failures are known issues until the paint path is fixed (then remove them here).
     static let knownIssues: [TerminalKind: String] = [
         .xterm: "issue 23 #2: xterm's reverse scroll (CSI T) does not move its sixels; FrameWriter.scroll assumes it does",
-        .kitty: "issue 23 #1: kitty 0.26 frees unplaced images on any d=I; FrameWriter re-places them without uploading (ENOENT)",
     ]
     static let codes = Gen.int(in: 0...1999).array(of: 1...30)
 
