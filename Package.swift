@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        // Tests only: property-based tests with shrinking (the random exploration of the gallery loop).
+        .package(url: "https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
         // MARK: C wrappers (thin, prefixed shims; errors become Swift errors in the one importing module)
@@ -81,6 +83,11 @@ let package = Package(
             ],
             path: "Tests/TestSupport"
         ),
+        // The terminal model, a test oracle: libvterm (Debian's libvterm-dev) for the text layer, wrapped
+        // in the test-only C target CVTerm and imported by TerminalModel alone.
+        .target(name: "CVTerm", path: "Tests/CVTerm", linkerSettings: [.linkedLibrary("vterm")]),
+        .target(name: "TerminalModel", dependencies: ["CVTerm"], path: "Tests/TerminalModel"),
+        .testTarget(name: "TerminalModelTests", dependencies: ["TerminalModel"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
         .testTarget(name: "TestSupportTests", dependencies: ["Locking", "TestSupport"]),
@@ -91,7 +98,10 @@ let package = Package(
         .testTarget(name: "TerminalGraphicsTests", dependencies: ["TerminalGraphics", "ImageCodecs", "Locking", "Zlib", "TestSupport"]),
         .testTarget(
             name: "GalleryTests",
-            dependencies: ["Gallery", "WebImage", "TerminalGraphics", "ImageCodecs", "Locking", "SafeText", "CNcurses", "TestSupport"]
+            dependencies: [
+                "Gallery", "WebImage", "TerminalGraphics", "ImageCodecs", "Locking", "SafeText", "CNcurses", "TestSupport",
+                "TerminalModel", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "ImageCodecs", "Locking", "TerminalGraphics", "TestSupport"]),
     ],

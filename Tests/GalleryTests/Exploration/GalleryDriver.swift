@@ -1,0 +1,135 @@
+import Foundation
+import ImageCodecs
+import TerminalGraphics
+import TerminalModel
+@testable import Gallery
+
+/// Drives a real `GalleryApp` step by step on the calling thread, deterministically: each step runs
+/// one iteration of the body of `GalleryApp.run()`'s loop (keys read from a pipe through the app's
+/// own decoder and key map, screen events, the inbox, reconcile, bind, present, encode ahead)
+/// without the wait in `poll()` and the 60 Hz pacing. Loads move only when a step says
+/// (`ScriptedSource`); paints finish when a `.paint` step waits for the paint queue. The screen is a
+/// `ModelScreen` over a `TerminalModel` of the given kind.
+///
+/// Keep in step with `GalleryApp.run()`: this mirrors its loop body.
+final class GalleryDriver {
+    let app: GalleryApp
+    let screen: ModelScreen
+    let source = ScriptedSource()
+    let kind: TerminalKind
+    private let keyboard: (read: Int32, write: Int32)
+
+    /// The painter a terminal of `kind` gets (as `GalleryRunner` chooses it), with a small encoded
+    /// output cache so that kitty uploads are evicted and freed while exploring.
+    static func painter(for kind: TerminalKind) -> RendererPainter {
+        let cache = EncodedOutputCache(costLimit: 12 << 10)
+        switch kind {
+        case .xterm, .mlterm:
+            return RendererPainter(selection: RendererSelection(kind: .sixel, tmuxPassthrough: false, reason: ""),
+                                   background: RGBColor(r: 0, g: 0, b: 0), terminal: kind == .xterm ? "XTerm(379)" : "mlterm(3.9.3)", cache: cache)
+        case .kitty:
+            return RendererPainter(selection: RendererSelection(kind: .kitty, tmuxPassthrough: false, reason: ""),
+                                   background: RGBColor(r: 0, g: 0, b: 0), terminal: "kitty(0.26.5)", cache: cache)
+        case .tmux:
+            return RendererPainter(selection: RendererSelection(kind: .halfBlock(.truecolor), tmuxPassthrough: false, reason: ""),
+                                   background: RGBColor(r: 0, g: 0, b: 0), terminal: "tmux 3.3a", cache: cache)
+        }
+    }
+
+    init(kind: TerminalKind, count: Int = 60, size: CellSize = CellSize(columns: 80, rows: 24)) throws {
+        self.kind = kind
+        var fds: [Int32] = [0, 0]
+        _ = pipe(&fds)
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        keyboard = (fds[0], fds[1])
+        let painter = Self.painter(for: kind)
+        screen = ModelScreen(kind: kind, size: size, cellPixels: PixelSize(width: 6, height: 12), scrollsWithText: painter.scrollsWithText)
+        let items = (0..<count).map { GalleryItem(entry: URLListEntry(line: $0 + 1, location: .remote(URL(string: "https://e.example/\($0).png")!))) }
+        let model = GalleryModel(items: items, terminal: size, cellPixels: screen.cellPixels, columnsOverride: 6)
+        app = try GalleryApp(model: model, screen: screen, source: source, painter: painter, inputDescriptor: keyboard.read)
+        app.inbox.claimOwnership()
+        app.model.resize(terminal: screen.size, cellPixels: screen.cellPixels)
+        app.apply(app.model.reconcile())
+        app.present()
+    }
+
+    deinit {
+        close(keyboard.read)
+        close(keyboard.write)
+    }
+
+    /// Whether `bytes` would end the program here (q or Esc in the grid): such keys are skipped.
+    private func wouldQuit(_ bytes: [UInt8]) -> Bool {
+        (bytes == [UInt8(ascii: "q")] || bytes == [0x1B]) && app.model.fullView == nil && !app.model.showingHelp && !app.model.editingFilter
+    }
+
+    /// Runs one step.
+    func run(_ step: ExplorationStep) {
+        switch step {
+        case .key(_, let bytes):
+            guard !wouldQuit(bytes) else { return }
+            _ = bytes.withUnsafeBufferPointer { write(keyboard.write, $0.baseAddress, $0.count) }
+            iterate(input: true)
+        case .load(let pick, let what):
+            source.advance(pick, what)
+            iterate(input: false)
+        case .paint:
+            Self.waitForBackgroundWork()
+            iterate(input: false)
+        case .resize(let size):
+            screen.nextSize = size
+            screen.queuedEvents.append(.resized)
+            iterate(input: false)
+        case .settle:
+            settle()
+        }
+    }
+
+    /// One iteration of the frame loop (see `GalleryApp.run()`).
+    func iterate(input: Bool) {
+        var now = GalleryApp.now()
+        if input {
+            app.keyWaiting = app.keyWaiting ?? now
+            _ = app.readInput()
+            if app.decoder.hasPending { app.handle(app.keys.actions(for: app.decoder.flush(), at: now)) }  // the escape timeout
+        }
+        for event in screen.takeEvents() { app.handle(event) }
+        for event in app.inbox.drain() { app.handle(event) }
+        app.followFilter()
+        if app.pendingCountStale { app.updatePendingCount() }
+        let diff = app.model.reconcile()
+        now = GalleryApp.now()
+        if input, !diff.binds.isEmpty { app.screenChangedByKey(at: now) }
+        app.apply(diff)
+        app.releaseDownloadsAfterFling(now: now)
+        app.followAnimation()
+        if app.pictures.tickAnimation(now: now) { app.dirty = true }
+        if app.dirty || app.repaintAll { app.present() }
+        app.encodeAheadWhenIdle()
+        if app.keyWaiting != nil, !app.dirty, !app.repaintAll { app.keyWaiting = nil }
+    }
+
+    /// Waits for the paint queue and the filter queue to finish what they were given.
+    static func waitForBackgroundWork() {
+        GalleryApp.filterQueue.sync {}
+        CellPictures.queue.sync {}
+    }
+
+    /// Lets everything finish: every load completes, every paint is taken and presented, until a
+    /// round presents nothing new.
+    func settle() {
+        for _ in 0..<200 {
+            source.finishAll()
+            Self.waitForBackgroundWork()
+            let before = app.framesPresented
+            iterate(input: false)
+            if app.framesPresented == before && source.loads.isEmpty { return }
+        }
+    }
+
+    /// Ctrl-L, then settles: the full repaint the settled screen must equal.
+    func repaintAll() {
+        run(.key("Ctrl-L", [0x0C]))
+        settle()
+    }
+}

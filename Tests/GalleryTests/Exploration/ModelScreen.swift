@@ -1,0 +1,136 @@
+import ImageCodecs
+import TerminalGraphics
+import TerminalModel
+@testable import Gallery
+
+/// A `Screen` whose terminal is a `TerminalModel`: it writes what `CursesScreen` writes, in the same
+/// order — scroll, released uploads and erases, the text curses would send for the frame, then the
+/// frame writer's placements — so the model shows what a real terminal of its kind would.
+///
+/// The text is what ncurses sends for the cells that differ from what the terminal shows (after a
+/// scroll: the scrolled grid), the worst case of its optimisations: a run of changed cells that
+/// ends the row in blanks is cleared with `EL` (erasing sixel pixels further right, as ncurses
+/// does). A full repaint clears the screen (`CSI 2 J`) and writes every cell.
+final class ModelScreen: Screen {
+    let terminal: TerminalModel
+    private(set) var size: CellSize
+    let cellPixels: PixelSize
+    /// As `CursesScreen.scrollsWithText` (set from the painter, as the runner does).
+    var scrollsWithText: Bool
+    private var writer = FrameWriter(synchronizedOutput: true)
+    private var lastGrid: CellGrid?
+    /// The last frame presented.
+    private(set) var lastFrame: Frame?
+    /// Bytes written to the terminal.
+    private(set) var bytesWritten = 0
+    /// Size the next `updateSize()` reports (a resize: queue `.resized` too).
+    var nextSize: CellSize?
+    var queuedEvents: [ScreenEvent] = []
+
+    init(kind: TerminalKind, size: CellSize, cellPixels: PixelSize, scrollsWithText: Bool) {
+        terminal = TerminalModel(kind: kind, columns: size.columns, rows: size.rows,
+                                 cellWidth: cellPixels.width, cellHeight: cellPixels.height)
+        self.size = size
+        self.cellPixels = cellPixels
+        self.scrollsWithText = scrollsWithText
+    }
+
+    func present(_ frame: Frame, repaintAll: Bool) {
+        let grid = frame.grid
+        var previous = (lastGrid?.size == grid.size && !repaintAll) ? lastGrid : nil
+        var scrollBytes: [UInt8] = []
+        if let scroll = frame.scroll, scroll.isUseful, scrollsWithText, let old = previous,
+           scroll.rows.lowerBound >= 0, scroll.rows.upperBound <= min(size.rows, grid.size.rows) {
+            scrollBytes = writer.scroll(scroll, terminal: size)
+            previous = old.scrolled(scroll)
+        }
+        if repaintAll { writer.reset() }
+        let released = writer.release(frame.released)
+        let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || previous == nil,
+                               changedRows: FrameWriter.changedRows(from: previous, to: grid))
+        lastGrid = grid
+        lastFrame = frame
+        write(writer.frameStart + scrollBytes + released + FrameWriter.clearing(plan.cleared, erasing: plan.erased))
+        write(Self.text(of: grid, over: previous, size: size))
+        write(writer.bytes(for: plan) + writer.frameEnd)
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        bytesWritten += bytes.count
+        terminal.write(bytes)
+    }
+
+    /// What curses sends to turn `previous` (nil: unknown, the screen is cleared) into `grid`.
+    static func text(of grid: CellGrid, over previous: CellGrid?, size: CellSize) -> [UInt8] {
+        var out: [UInt8] = previous == nil ? Array("\u{1B}[0m\u{1B}[H\u{1B}[2J".utf8) : []
+        let columns = min(grid.size.columns, size.columns)
+        for row in 0..<min(grid.size.rows, size.rows) {
+            let changed = (0..<columns).filter { column in
+                previous.map { $0[column, row] != grid[column, row] } ?? (grid[column, row] != .blank)
+            }
+            guard var first = changed.first, let last = changed.last else { continue }
+            if grid[first, row].text.isEmpty, first > 0 { first -= 1 }  // right half of a wide character
+            let lastText = (0..<columns).last { grid[$0, row] != .blank } ?? -1
+            let end = min(last, lastText)
+            if first <= end {
+                out += FrameWriter.cursorPosition(row: row, column: first)
+                var style: TextStyle?
+                for column in first...end where !grid[column, row].text.isEmpty {
+                    let cell = grid[column, row]
+                    if cell.style != style {
+                        out += sgr(cell.style)
+                        style = cell.style
+                    }
+                    out += Array(cell.text.utf8)
+                }
+            }
+            if last > lastText {  // the rest of the row is blank: ncurses clears to the end of the line
+                out += FrameWriter.cursorPosition(row: row, column: max(first, lastText + 1))
+                out += Array("\u{1B}[0m\u{1B}[K".utf8)
+            }
+            out += Array("\u{1B}[0m".utf8)
+        }
+        return out
+    }
+
+    static func sgr(_ style: TextStyle) -> [UInt8] {
+        var parts = ["0"]
+        if style.bold { parts.append("1") }
+        if style.dim { parts.append("2") }
+        if style.underline { parts.append("4") }
+        if style.reverse { parts.append("7") }
+        func colour(_ color: ScreenColor, base: Int) -> String? {
+            switch color {
+            case .terminalDefault: return nil
+            case .palette(let index): return "\(base);5;\(index)"
+            case .rgb(let r, let g, let b): return "\(base);5;\(ScreenColor.nearestPaletteIndex(r: r, g: g, b: b))"
+            }
+        }
+        if let fg = colour(style.foreground, base: 38) { parts.append(fg) }
+        if let bg = colour(style.background, base: 48) { parts.append(bg) }
+        return Array("\u{1B}[\(parts.joined(separator: ";"))m".utf8)
+    }
+
+    func updateSize() -> CellSize {
+        if let next = nextSize {
+            size = next
+            nextSize = nil
+            terminal.resize(columns: next.columns, rows: next.rows)
+        }
+        lastGrid = nil
+        writer.reset()
+        return size
+    }
+
+    func close() { write(writer.closingBytes()) }
+    func suspend() { _ = writer.closingBytes() }
+    func copyToClipboard(_ text: String) {}
+    func takeEvents() -> [ScreenEvent] {
+        defer { queuedEvents.removeAll() }
+        return queuedEvents
+    }
+    var outputBacklog: Int { 0 }
+    var outputDescriptor: Int32? { nil }
+    func flushOutput() {}
+}

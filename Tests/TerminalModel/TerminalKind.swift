@@ -1,0 +1,38 @@
+/// The terminals the model imitates, where they differ in what happens to images.
+///
+/// | kind | images | text over an image | forward scroll (`SU`, LF at the margin) | reverse scroll (`SD`) |
+/// |---|---|---|---|---|
+/// | `xterm` (379, `-ti vt340`) | sixel | erases those cells | moves them | moves the pixels, **not** its record of them |
+/// | `mlterm` (3.9) | sixel | erases those cells | moves them | moves them |
+/// | `kitty` (0.26) | kitty APC placements | nothing (images above text) | moves them | moves them |
+/// | `tmux` (3.3a) | none: half-blocks are text | — | — | — |
+///
+/// xterm's stale record (checked in real xterm, `TerminalModelFidelityTests`): after a reverse scroll
+/// exposes a band, the next text written below that band repaints the band from the record, so the
+/// images that were in it before the scroll come back there (and stay where they moved to as well).
+///
+/// kitty 0.26 quirks: a full-screen erase (`CSI 2 J`) deletes every placement; `a=d,d=I` (any
+/// uppercase delete) also frees the data of every image that has no placement at that moment; a
+/// put (`a=p`) of an image the terminal does not hold fails with ENOENT and shows nothing.
+public enum TerminalKind: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// xterm with sixel (`-ti vt340`).
+    case xterm
+    /// mlterm (sixel).
+    case mlterm
+    /// kitty 0.26 (kitty graphics protocol).
+    case kitty
+    /// tmux 3.3a: text only (half-blocks); sixel and APC strings are dropped.
+    case tmux
+
+    /// Whether the kind shows sixel images.
+    public var showsSixel: Bool { self == .xterm || self == .mlterm }
+    /// Whether the kind shows kitty graphics.
+    public var showsKitty: Bool { self == .kitty }
+    /// Whether text written (or erased) over an image's cells removes the image there.
+    public var textErasesImages: Bool { showsSixel }
+    /// Whether a reverse scroll (`SD`, content down) moves the terminal's record of images with the
+    /// text (xterm moves only the pixels on screen).
+    public var reverseScrollMovesImages: Bool { self != .xterm }
+
+    public var description: String { rawValue }
+}
