@@ -43,10 +43,11 @@ final class GalleryDriver {
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         keyboard = (fds[0], fds[1])
         let painter = Self.painter(for: kind)
-        screen = ModelScreen(kind: kind, size: size, cellPixels: PixelSize(width: 6, height: 12), scrollsWithText: painter.scrollsWithText)
+        screen = ModelScreen(kind: kind, size: size, cellPixels: PixelSize(width: 6, height: 12), painter: painter)
         let items = (0..<count).map { GalleryItem(entry: URLListEntry(line: $0 + 1, location: .remote(URL(string: "https://e.example/\($0).png")!))) }
         let model = GalleryModel(items: items, terminal: size, cellPixels: screen.cellPixels, columnsOverride: 6)
         app = try GalleryApp(model: model, screen: screen, source: source, painter: painter, inputDescriptor: keyboard.read)
+        app.composer.quietImageRows = !painter.textOverwritesOnlyItsCells  // as the runner does
         app.inbox.claimOwnership()
         app.model.resize(terminal: screen.size, cellPixels: screen.cellPixels)
         app.apply(app.model.reconcile())

@@ -22,15 +22,14 @@ import TerminalModel
     }
 
     /// Found by seed APUritAZ5Gc34nrJXwFuVHIbS+OFSCHSFvNwgL2qMKo= (shrunk from 21 steps): one item row up
-    /// after a page down. The frame scrolls the screen back (`CSI 4 T`), writes the exposed band's
+    /// after a page down. The frame scrolled the screen back (`CSI 4 T`), wrote the exposed band's
     /// text, then the status bar below it: xterm repaints the band from its unmoved record, so the
-    /// images that were on the top row before come back there, around the new, differently sized ones.
+    /// images that were on the top row before came back there, around the new, differently sized ones.
+    /// Fixed (issue 23 #2): xterm's sixel never scrolls back (`scrollsBackWithText`), it repaints.
     @Test func xtermRowUpAfterPageDownBringsBackTheOldTopRow() throws {
         let steps = "settle PageDown settle k"
         let found = try problem(.xterm, steps)
-        withKnownIssue("issue 23 #2: xterm's reverse scroll does not move its record of sixels") {
-            #expect(found == nil, "xterm after [\(steps)]: \(found ?? "")")
-        }
+        #expect(found == nil, "xterm after [\(steps)]: \(found ?? "")")
         #expect(try problem(.mlterm, steps) == nil, "mlterm moves its record: the same keys settle right")
     }
 

@@ -8,15 +8,21 @@ import TerminalModel
 /// frame writer's placements — so the model shows what a real terminal of its kind would.
 ///
 /// The text is what ncurses sends for the cells that differ from what the terminal shows (after a
-/// scroll: the scrolled grid), the worst case of its optimisations: a run of changed cells that
-/// ends the row in blanks is cleared with `EL` (erasing sixel pixels further right, as ncurses
-/// does). A full repaint clears the screen (`CSI 2 J`) and writes every cell.
+/// scroll: the scrolled grid): on the private terminfo entry (`NoScrollTerminfo`: no `EL`, `ED`,
+/// insert or delete) it writes the changed cells of a row and rewrites the unchanged runs between
+/// them that are shorter than a cursor move. A full
+/// repaint clears the screen (`CSI 2 J`) and writes every cell. The scroll, re-send and upload rules
+/// are the production screen's (`CursesScreen.present`), from the painter's flags.
 final class ModelScreen: Screen {
     let terminal: TerminalModel
     private(set) var size: CellSize
     let cellPixels: PixelSize
     /// As `CursesScreen.scrollsWithText` (set from the painter, as the runner does).
     var scrollsWithText: Bool
+    /// As `CursesScreen.scrollsBackWithText`.
+    var scrollsBackWithText: Bool
+    /// As `CursesScreen.textOverwritesOnlyItsCells`.
+    var textOverwritesOnlyItsCells: Bool
     private var writer = FrameWriter(synchronizedOutput: true)
     private var lastGrid: CellGrid?
     /// The last frame presented.
@@ -27,19 +33,21 @@ final class ModelScreen: Screen {
     var nextSize: CellSize?
     var queuedEvents: [ScreenEvent] = []
 
-    init(kind: TerminalKind, size: CellSize, cellPixels: PixelSize, scrollsWithText: Bool) {
+    init(kind: TerminalKind, size: CellSize, cellPixels: PixelSize, painter: CellPainter) {
         terminal = TerminalModel(kind: kind, columns: size.columns, rows: size.rows,
                                  cellWidth: cellPixels.width, cellHeight: cellPixels.height)
         self.size = size
         self.cellPixels = cellPixels
-        self.scrollsWithText = scrollsWithText
+        scrollsWithText = painter.scrollsWithText
+        scrollsBackWithText = painter.scrollsBackWithText
+        textOverwritesOnlyItsCells = painter.textOverwritesOnlyItsCells
     }
 
     func present(_ frame: Frame, repaintAll: Bool) {
         let grid = frame.grid
         var previous = (lastGrid?.size == grid.size && !repaintAll) ? lastGrid : nil
         var scrollBytes: [UInt8] = []
-        if let scroll = frame.scroll, scroll.isUseful, scrollsWithText, let old = previous,
+        if let scroll = frame.scroll, scroll.isUseful, scrollsWithText, scroll.lines > 0 || scrollsBackWithText, let old = previous,
            scroll.rows.lowerBound >= 0, scroll.rows.upperBound <= min(size.rows, grid.size.rows) {
             scrollBytes = writer.scroll(scroll, terminal: size)
             previous = old.scrolled(scroll)
@@ -47,9 +55,11 @@ final class ModelScreen: Screen {
         if repaintAll { writer.reset() }
         let released = writer.release(frame.released)
         let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || previous == nil,
-                               changedRows: FrameWriter.changedRows(from: previous, to: grid))
+                               changedRows: FrameWriter.changedRows(from: previous, to: grid),
+                               changedSpans: textOverwritesOnlyItsCells ? FrameWriter.changedSpans(from: previous, to: grid) : nil)
         lastGrid = grid
         lastFrame = frame
+        write(released.isEmpty && !repaintAll ? writer.uploads(for: plan) : [])
         write(writer.frameStart + scrollBytes + released + FrameWriter.clearing(plan.cleared, erasing: plan.erased))
         write(Self.text(of: grid, over: previous, size: size))
         write(writer.bytes(for: plan) + writer.frameEnd)
@@ -69,11 +79,15 @@ final class ModelScreen: Screen {
             let changed = (0..<columns).filter { column in
                 previous.map { $0[column, row] != grid[column, row] } ?? (grid[column, row] != .blank)
             }
-            guard var first = changed.first, let last = changed.last else { continue }
-            if grid[first, row].text.isEmpty, first > 0 { first -= 1 }  // right half of a wide character
-            let lastText = (0..<columns).last { grid[$0, row] != .blank } ?? -1
-            let end = min(last, lastText)
-            if first <= end {
+            // ncurses (PutRange) rewrites a run of unchanged cells between changes only when that is
+            // cheaper than moving the cursor over it (a CUP is about 8 bytes); longer runs are skipped.
+            var runs: [(Int, Int)] = []
+            for column in changed {
+                if let last = runs.last, column - last.1 - 1 <= 8 { runs[runs.count - 1].1 = column } else { runs.append((column, column)) }
+            }
+            for (start, end) in runs {
+                var first = start
+                if grid[first, row].text.isEmpty, first > 0 { first -= 1 }  // right half of a wide character
                 out += FrameWriter.cursorPosition(row: row, column: first)
                 var style: TextStyle?
                 for column in first...end where !grid[column, row].text.isEmpty {
@@ -84,10 +98,6 @@ final class ModelScreen: Screen {
                     }
                     out += Array(cell.text.utf8)
                 }
-            }
-            if last > lastText {  // the rest of the row is blank: ncurses clears to the end of the line
-                out += FrameWriter.cursorPosition(row: row, column: max(first, lastText + 1))
-                out += Array("\u{1B}[0m\u{1B}[K".utf8)
             }
             out += Array("\u{1B}[0m".utf8)
         }
