@@ -4,13 +4,14 @@ import TerminalGraphics
 /// The key help box over the images. The writer draws images after the text, so nothing may be
 /// placed over the box: text images (half-blocks, quadrants, sextants, ascii: one entry of
 /// `RenderedImage.rows` per cell row) keep their whole rows above and below it; a bitmap (sixel,
-/// kitty, iTerm2) cannot be cut by cells, so it is kept only when it lies entirely outside the box,
-/// and the box moves up or down to cut through as few bitmaps as it can.
+/// kitty, iTerm2) cannot be cut by cells, so it is kept only when it lies entirely outside the box.
+/// The box moves up or down to cut through as few image rectangles of the layout as it can (the
+/// layout's, not the painted ones: the box stays put while images arrive).
 extension FrameComposer {
-    /// Draws the help over `placements` and returns what of them stays on screen.
-    func overlayHelp(on placements: [BitmapPlacement], grid: inout CellGrid) -> [BitmapPlacement] {
-        let bitmaps = placements.filter { $0.image.rows.isEmpty }.map(\.rect)
-        let box = drawHelp(grid: &grid, avoiding: bitmaps)
+    /// Draws the help, placed to cut the fewest of `images` (the layout's image rectangles), over
+    /// `placements` and returns what of them stays on screen.
+    func overlayHelp(on placements: [BitmapPlacement], avoiding images: [CellRect], grid: inout CellGrid) -> [BitmapPlacement] {
+        let box = drawHelp(grid: &grid, avoiding: images)
         return placements.flatMap { Self.parts(of: $0, outside: box) }
     }
 
@@ -45,11 +46,11 @@ extension FrameComposer {
     }
 
     /// The top row for a help box of `height` rows on a screen of `rows` rows (the last is the
-    /// status bar): the one cutting through the fewest of `bitmaps` among those whose columns
+    /// status bar): the one cutting through the fewest of `images` among those whose columns
     /// `columns` cross, nearest the centre on a tie.
-    static func helpTop(height: Int, rows: Int, columns: Range<Int>, avoiding bitmaps: [CellRect]) -> Int {
+    static func helpTop(height: Int, rows: Int, columns: Range<Int>, avoiding images: [CellRect]) -> Int {
         let centre = max(0, (rows - 1 - height) / 2)
-        let crossing = bitmaps.filter { $0.column < columns.upperBound && columns.lowerBound < $0.maxColumn }
+        let crossing = images.filter { $0.column < columns.upperBound && columns.lowerBound < $0.maxColumn }
         guard !crossing.isEmpty, rows - 1 - height > 0 else { return centre }
         func cut(_ top: Int) -> Int { crossing.count(where: { $0.row < top + height && top < $0.maxRow }) }
         return (0...(rows - 1 - height)).min { a, b in
@@ -57,9 +58,9 @@ extension FrameComposer {
         } ?? centre
     }
 
-    /// The key help, centred across; placed down the screen to cut through as few of `bitmaps` as
+    /// The key help, centred across; placed down the screen to cut through as few of `images` as
     /// it can (`helpTop`). Returns the box drawn.
-    func drawHelp(grid: inout CellGrid, avoiding bitmaps: [CellRect] = []) -> CellRect {
+    func drawHelp(grid: inout CellGrid, avoiding images: [CellRect] = []) -> CellRect {
         let entries: [(String, String)] = [
             ("←↓↑→ hjkl", "move the selection"),
             ("PgUp PgDn b Space", "previous / next screen"),
@@ -80,7 +81,7 @@ extension FrameComposer {
         let width = min(grid.size.columns, keyWidth + textWidth + 6)
         let height = min(max(0, grid.size.rows - 1), entries.count + 4)
         let left = max(0, (grid.size.columns - width) / 2)
-        let top = Self.helpTop(height: height, rows: grid.size.rows, columns: left..<(left + width), avoiding: bitmaps)
+        let top = Self.helpTop(height: height, rows: grid.size.rows, columns: left..<(left + width), avoiding: images)
         let box = CellRect(column: left, row: top, columns: width, rows: height)
         guard !box.isEmpty else { return box }
         grid.fill(box, style: theme.help)

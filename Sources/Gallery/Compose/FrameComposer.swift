@@ -51,7 +51,7 @@ public struct FrameComposer: Sendable {
         }
         drawStatus(model, status: status, grid: &grid)
         if model.showingHelp {
-            placements = overlayHelp(on: placements, grid: &grid)
+            placements = overlayHelp(on: placements, avoiding: model.placements.map(\.image), grid: &grid)
         }
         return Frame(grid: grid, placements: placements)
     }

@@ -145,6 +145,9 @@ import TerminalGraphics
             let cut = images.count(where: { $0.intersects(box) }), centredCut = images.count(where: { $0.intersects(centred) })
             #expect(cut <= centredCut)
             if cut < centredCut { fewer += 1 }
+            // It stays put while the images arrive.
+            let loading = composer.compose(model, status: StatusInfo()) { _ in nil }
+            #expect(helpBox(in: loading) == box)
         }
         #expect(fewer > 5)
     }
