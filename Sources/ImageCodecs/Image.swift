@@ -28,6 +28,11 @@ public struct Image: Sendable {
     /// Size of the image before any scaled decode (the file's own pixel size); equals `size` for a
     /// full decode.
     public let sourceSize: PixelSize
+    /// The format of the encoded file it was decoded from, when known (`ImageCoders.decode` and the
+    /// manager set it; it travels with the image through the memory cache and the thumbnail tier).
+    public var sourceFormat: ImageFormat?
+    /// The size in bytes of the encoded file it was decoded from, when known (as `sourceFormat`).
+    public var sourceByteCount: Int?
 
     /// Creates an image. `pixels.count` must equal `width * height * 4`; use `Image.make` to check.
     public init(

@@ -8,18 +8,23 @@ import Foundation
 /// ```
 public enum ImageCoders {
     /// Decodes `data` into an `Image` (RGBA8, straight alpha; JPEG EXIF orientation applied; all
-    /// animation frames unless `firstFrameOnly`). Throws `DecodeError`.
+    /// animation frames unless `firstFrameOnly`), with `sourceFormat` and `sourceByteCount` set.
+    /// Throws `DecodeError`.
     public static func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws -> Image {
         guard !data.isEmpty else { throw DecodeError.empty }
         let format = ImageFormat.sniff(data)
         if let error = format.undecodableError { throw error }
+        var image: Image
         switch format {
-        case .jpeg: return try JPEGSession.decode(data, options: options)
-        case .png: return try PNGSession.decode(data, options: options)
-        case .gif: return try GIFDecoder.decode(data, options: options)
-        case .webp: return try WebPDecoder.decode(data, options: options)
+        case .jpeg: image = try JPEGSession.decode(data, options: options)
+        case .png: image = try PNGSession.decode(data, options: options)
+        case .gif: image = try GIFDecoder.decode(data, options: options)
+        case .webp: image = try WebPDecoder.decode(data, options: options)
         default: throw DecodeError.unsupportedFormat(name: format.rawValue)
         }
+        image.sourceFormat = format
+        image.sourceByteCount = data.count
+        return image
     }
 
     /// Makes a decoder that takes bytes as they arrive. The format is recognised from the first

@@ -83,38 +83,4 @@ extension FrameComposer {
             grid.put(right, column: model.terminal.columns - TerminalText.width(of: right), row: row, style: theme.status)
         }
     }
-
-    /// The key help, centred; returns the box drawn.
-    func drawHelp(grid: inout CellGrid) -> CellRect {
-        let entries: [(String, String)] = [
-            ("←↓↑→ hjkl", "move the selection"),
-            ("PgUp PgDn b Space", "previous / next screen"),
-            ("g G Home End", "first / last image"),
-            ("Enter", "full view"),
-            ("n p", "next / previous image"),
-            ("q Esc", "back; quit from the grid"),
-            ("v", "grid / list view"),
-            ("r R", "refresh selected / visible"),
-            ("s y", "save the original; copy the URL"),
-            ("/", "filter by URL or title (Esc clears)"),
-            ("Ctrl-L Ctrl-Z", "repaint; suspend (fg resumes)"),
-            ("?", "this help (any key closes)"),
-            ("wheel, click", "scroll, select; double-click opens"),
-        ]
-        let keyWidth = entries.map { TerminalText.width(of: $0.0) }.max() ?? 0
-        let textWidth = entries.map { TerminalText.width(of: $0.1) }.max() ?? 0
-        let width = min(grid.size.columns, keyWidth + textWidth + 6)
-        let height = min(max(0, grid.size.rows - 1), entries.count + 4)
-        let box = CellRect(column: max(0, (grid.size.columns - width) / 2), row: max(0, (grid.size.rows - 1 - height) / 2), columns: width, rows: height)
-        guard !box.isEmpty else { return box }
-        grid.fill(box, style: theme.help)
-        grid.put(TerminalText.center("sdgallery — keys", width: box.columns), column: box.column, row: box.row + 1, style: theme.helpKey, limit: box.columns)
-        for (offset, entry) in entries.enumerated() where offset + 3 < box.rows {
-            let row = box.row + 3 + offset
-            let used = grid.put(entry.0, column: box.column + 2, row: row, style: theme.helpKey, limit: max(0, box.columns - 2))
-            _ = used
-            grid.put(entry.1, column: box.column + 4 + keyWidth, row: row, style: theme.help, limit: max(0, box.columns - keyWidth - 5))
-        }
-        return box
-    }
 }

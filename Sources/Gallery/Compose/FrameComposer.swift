@@ -51,8 +51,7 @@ public struct FrameComposer: Sendable {
         }
         drawStatus(model, status: status, grid: &grid)
         if model.showingHelp {
-            let box = drawHelp(grid: &grid)
-            placements.removeAll { $0.rect.intersects(box) }
+            placements = overlayHelp(on: placements, avoiding: model.placements.map(\.image), grid: &grid)
         }
         return Frame(grid: grid, placements: placements)
     }

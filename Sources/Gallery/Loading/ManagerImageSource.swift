@@ -198,8 +198,10 @@ public final class ManagerImageSource: CellImageSource {
         case .disk: origin = "disk"
         case .none: origin = isFile ? "file" : "network"
         }
-        let format = result.data.map { ImageFormat.sniff($0).rawValue }
-        return ImageDetails(pixelSize: image.sourceSize, byteCount: result.data.map { Int64($0.count) },
-                            format: format, origin: origin)
+        // The image carries what its file was, whichever cache it came from; bytes only as a fallback.
+        let format = image.sourceFormat ?? result.data.map { ImageFormat.sniff($0) }
+        let byteCount = image.sourceByteCount ?? result.data.map(\.count)
+        return ImageDetails(pixelSize: image.sourceSize, byteCount: byteCount.map { Int64($0) },
+                            format: format?.rawValue, origin: origin)
     }
 }

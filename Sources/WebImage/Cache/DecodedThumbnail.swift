@@ -6,11 +6,16 @@ import ImageCodecs
 /// instead of decoding a 12 MP JPEG again. The original is re-stored atomically (new inode) when
 /// its content changes, so a thumbnail whose identity no longer matches is stale and dropped.
 ///
-/// Layout: "SDGTHMB1", width, height, source width, source height (UInt32 LE each), identity length
-/// (UInt16 LE), identity (UTF-8), pixels (width × height × 4). The disk entry around it carries a
+/// The original's format and byte count ride along, so a thumbnail hit (and the memory entry made
+/// from it) still tells what the file is.
+///
+/// Layout: "SDGTHMB2", width, height, source width, source height (UInt32 LE each), source byte count
+/// (UInt64 LE, 0 when unknown), format length (UInt8), format (`ImageFormat` raw value), identity
+/// length (UInt16 LE), identity (UTF-8), pixels (width × height × 4). Other magics (version 1) are
+/// not thumbnails: they are dropped and decoded again from the original. The disk entry around it carries a
 /// CRC, so torn or flipped bytes never get here.
 enum DecodedThumbnail {
-    static let magic = Array("SDGTHMB1".utf8)
+    static let magic = Array("SDGTHMB2".utf8)
 
     /// The disk key of the thumbnail of `key` (nil without a target size).
     static func diskKey(for key: ImageCacheKey) -> String? {
@@ -30,6 +35,10 @@ enum DecodedThumbnail {
         for value in [image.width, image.height, image.sourceSize.width, image.sourceSize.height] {
             out += withUnsafeBytes(of: UInt32(value).littleEndian, Array.init)
         }
+        out += withUnsafeBytes(of: UInt64(max(0, image.sourceByteCount ?? 0)).littleEndian, Array.init)
+        let format = Array((image.sourceFormat?.rawValue ?? "").utf8.prefix(255))
+        out.append(UInt8(format.count))
+        out += format
         out += withUnsafeBytes(of: UInt16(identity.count).littleEndian, Array.init)
         out += identity
         out += image.pixels
@@ -39,20 +48,27 @@ enum DecodedThumbnail {
     /// The image and the identity of its original, or nil if `data` is not a well-formed thumbnail.
     static func decode(_ data: Data) -> (image: Image, sourceIdentity: String)? {
         let bytes = [UInt8](data)
-        let header = magic.count + 16 + 2
-        guard bytes.count >= header, Array(bytes[0..<magic.count]) == magic else { return nil }
+        let fixed = magic.count + 16 + 8 + 1
+        guard bytes.count >= fixed, Array(bytes[0..<magic.count]) == magic else { return nil }
         func u32(_ at: Int) -> Int {
             Int(UInt32(bytes[at]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at + 2]) << 16 | UInt32(bytes[at + 3]) << 24)
         }
         let width = u32(8), height = u32(12), sourceWidth = u32(16), sourceHeight = u32(20)
-        let identityLength = Int(UInt16(bytes[24]) | UInt16(bytes[25]) << 8)
+        let byteCount = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[24 + $1]) << (8 * UInt64($1)) }
+        let formatEnd = fixed + Int(bytes[fixed - 1])
+        guard bytes.count >= formatEnd + 2 else { return nil }
+        let format = ImageFormat(rawValue: String(decoding: bytes[fixed..<formatEnd], as: UTF8.self))
+        let header = formatEnd + 2
+        let identityLength = Int(UInt16(bytes[formatEnd]) | UInt16(bytes[formatEnd + 1]) << 8)
         let pixelStart = header + identityLength
         let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
         guard width > 0, height > 0, !overflow, pixelCount <= DecodeOptions.defaultPixelLimit,
               bytes.count == pixelStart + pixelCount * 4 else { return nil }
         let identity = String(decoding: bytes[header..<pixelStart], as: UTF8.self)
-        let image = Image(width: width, height: height, pixels: Array(bytes[pixelStart...]),
+        var image = Image(width: width, height: height, pixels: Array(bytes[pixelStart...]),
                           sourceSize: PixelSize(width: sourceWidth, height: sourceHeight))
+        image.sourceFormat = format
+        image.sourceByteCount = byteCount > 0 && byteCount <= UInt64(Int.max) ? Int(byteCount) : nil
         return (image, identity)
     }
 }

@@ -71,6 +71,11 @@ extension ImageManager {
             transformed = result.id != image.id
             image = result
         }
+        // What the original file is travels with the image (memory hits have no bytes to sniff).
+        // A body stopped early (`.stopWhenSufficient`) counts as its announced length.
+        image.sourceFormat = ImageFormat.sniff(download.data)
+        image.sourceByteCount = download.isWholeBody ? download.data.count
+            : download.response.expectedContentLength.map { Int($0) } ?? download.data.count
         // A transformed image is kept without the original bytes (as in the seed): memory only;
         // so is a response marked `Cache-Control: no-store` (RFC 9111 §5.2.2.5).
         // A body stopped once the image was final at its size (`.stopWhenSufficient`) is not the

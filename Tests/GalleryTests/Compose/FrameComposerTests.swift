@@ -85,6 +85,73 @@ import TerminalGraphics
         #expect(!frame.placements.contains { $0.rect.intersects(CellRect(column: 40, row: 10, columns: 80, rows: 14)) })
     }
 
+    /// The help box in `frame`: its columns as drawn on an empty screen, its top the row above its title.
+    private func helpBox(in frame: Frame) -> CellRect? {
+        guard let title = (0..<frame.grid.size.rows).first(where: { frame.grid.line($0).contains("sdgallery — keys") }) else { return nil }
+        var empty = CellGrid(size: frame.grid.size)
+        let centred = composer.drawHelp(grid: &empty)
+        return CellRect(column: centred.column, row: title - 1, columns: centred.columns, rows: centred.rows)
+    }
+
+    @Test func helpKeepsTheRowsOfTextImagesAboveAndBelowIt() throws {
+        var model = makeModel(count: 40)
+        _ = model.perform(.toggleHelp)
+        // One distinct row per cell row, as half-blocks paint them.
+        let rows = (0..<9).map { Array("row\($0)".utf8) }
+        let painted = RenderedImage(kind: .halfBlock(.truecolor), rows: rows, cells: CellSize(columns: 25, rows: 9), identity: 7)
+        let frame = composer.compose(model, status: StatusInfo()) { _ in painted }
+        let box = try #require(helpBox(in: frame))
+        #expect(!frame.placements.contains { $0.rect.intersects(box) })
+        let images = model.placements.map(\.image)
+        let cut = images.filter { $0.intersects(box) }
+        #expect(!cut.isEmpty)
+        for image in images where !image.intersects(box) {
+            #expect(frame.placements.contains { $0.rect == image && $0.image.rows == rows })
+        }
+        // Every image the box cuts keeps its whole rows above and below the box.
+        for image in cut where image.row < box.row {
+            let kept = frame.placements.filter { $0.rect.column == image.column && $0.rect.row == image.row }
+            #expect(kept.count == 1)
+            #expect(kept.first?.rect.maxRow == box.row)
+            #expect(kept.first?.image.rows == Array(rows.prefix(box.row - image.row)))
+        }
+        for image in cut where image.maxRow > box.maxRow {
+            let kept = frame.placements.filter { $0.rect.column == image.column && $0.rect.maxRow == image.maxRow }
+            #expect(kept.count == 1)
+            #expect(kept.first?.rect.row == box.maxRow)
+            #expect(kept.first?.image.rows == Array(rows.suffix(image.maxRow - box.maxRow)))
+        }
+        #expect(cut.contains { $0.row < box.row || $0.maxRow > box.maxRow })
+    }
+
+    @Test func helpMovesToCutThroughFewestBitmapsAndKeepsTheRest() throws {
+        var fewer = 0
+        for height in 30...60 {
+            var model = makeModel(count: 40, rows: height)
+            _ = model.perform(.toggleHelp)
+            let painted = RenderedImage(kind: .sixel, bytes: [0x1B], cells: CellSize(columns: 25, rows: 9), identity: 3)
+            let frame = composer.compose(model, status: StatusInfo()) { _ in painted }
+            let box = try #require(helpBox(in: frame))
+            var empty = CellGrid(size: model.terminal)
+            let centred = composer.drawHelp(grid: &empty)
+            let images = model.placements.map(\.image)
+            // No bitmap is drawn over the box and every other one stays whole.
+            #expect(!frame.placements.contains { $0.rect.intersects(box) })
+            for image in images where !image.intersects(box) {
+                #expect(frame.placements.contains { $0.rect == image })
+            }
+            #expect(frame.placements.count == images.count - images.count(where: { $0.intersects(box) }))
+            // The box never cuts more bitmaps than the centred box would, and often fewer.
+            let cut = images.count(where: { $0.intersects(box) }), centredCut = images.count(where: { $0.intersects(centred) })
+            #expect(cut <= centredCut)
+            if cut < centredCut { fewer += 1 }
+            // It stays put while the images arrive.
+            let loading = composer.compose(model, status: StatusInfo()) { _ in nil }
+            #expect(helpBox(in: loading) == box)
+        }
+        #expect(fewer > 5)
+    }
+
     @Test func fullViewShowsMetadataAndTinyTerminalsDoNotCrash() {
         var model = makeModel(count: 3)
         model.setInfo(of: 0, pixelSize: PixelSize(width: 10, height: 10), format: "PNG", origin: "disk")

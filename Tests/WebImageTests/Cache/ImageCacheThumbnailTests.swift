@@ -98,9 +98,13 @@ import TestSupport
     }
 
     @Test func formatRoundTripsAndRejectsDamage() {
-        let image = Image(width: 3, height: 2, pixels: (0..<24).map { UInt8($0) }, sourceSize: PixelSize(width: 300, height: 200))
+        var image = Image(width: 3, height: 2, pixels: (0..<24).map { UInt8($0) }, sourceSize: PixelSize(width: 300, height: 200))
+        image.sourceFormat = .webp
+        image.sourceByteCount = 123_456
         let data = DecodedThumbnail.encode(image, sourceIdentity: "1:2:3")
         let back = DecodedThumbnail.decode(data)
+        #expect(back?.image.sourceFormat == .webp)
+        #expect(back?.image.sourceByteCount == 123_456)
         #expect(back?.image.pixels == image.pixels)
         #expect(back?.image.sourceSize == PixelSize(width: 300, height: 200))
         #expect(back?.sourceIdentity == "1:2:3")
