@@ -7,7 +7,8 @@ import SafeText
 /// or any other folder, dangling links) in a fresh temporary folder, then pick command-line
 /// arguments for `URLListIndex.load(arguments:recursive:)`, with and without `-r`.
 ///
-/// At most 32 entries and 8 arguments per input, so one input costs a few milliseconds whatever
+/// Byte 0 is the number of entries (at most 32), byte 1 the flags (bit 0: `-r`), then three bytes
+/// per entry, then one byte per argument. At most 32 entries and 8 arguments per input, so one input costs a few milliseconds whatever
 /// the links: each folder walk must list every image file at most once, inside the tree, and end.
 enum DirectoryTreeFuzzing {
     /// Names the entries start with: order, case, dots, control and bidi characters, spaces.
@@ -28,9 +29,9 @@ enum DirectoryTreeFuzzing {
               let real = resolved(root) else { return report }
         defer { try? FileManager.default.removeItem(atPath: root) }
         var bytes = [UInt8](data)[...]
-        let tree = build(root: real, from: &bytes)
-        report.note("\(tree.nodes.count) entries, \(tree.folders.count) folders, \(tree.imageNames) image names")
-        let recursive = (bytes.popFirst() ?? 0) & 1 == 1
+        let count = Int(bytes.popFirst() ?? 0) % 33, recursive = (bytes.popFirst() ?? 0) & 1 == 1
+        let tree = build(root: real, entries: count, from: &bytes)
+        report.note("\(tree.nodes.count) entries, \(tree.folders.count) folders, \(tree.imageNames) image names, -r \(recursive)")
         for folder in tree.folders {
             checkWalk(of: folder, recursive: recursive, tree: tree, into: &report)
         }
@@ -75,11 +76,12 @@ enum DirectoryTreeFuzzing {
         }
     }
 
-    /// Three bytes per entry: kind, the folder it goes in, its name.
-    static func build(root: String, from bytes: inout ArraySlice<UInt8>) -> Tree {
+    /// Three bytes per entry (`count` of them at most): kind, the folder it goes in, its name.
+    static func build(root: String, entries count: Int, from bytes: inout ArraySlice<UInt8>) -> Tree {
         var tree = Tree(root: root, folders: [root])
         let manager = FileManager.default
-        while tree.nodes.count < 32, bytes.count >= 3, let kind = bytes.popFirst(), let parentPick = bytes.popFirst(), let namePick = bytes.popFirst() {
+        for _ in 0..<count where bytes.count >= 3 {
+            guard let kind = bytes.popFirst(), let parentPick = bytes.popFirst(), let namePick = bytes.popFirst() else { break }
             let parent = tree.folders[Int(parentPick) % tree.folders.count]
             let stem = stems[Int(namePick) % stems.count] + "\(tree.nodes.count)"
             let imageName = stem + "." + imageExtensions[Int(namePick) % imageExtensions.count]
