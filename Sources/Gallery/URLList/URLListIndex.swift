@@ -26,8 +26,8 @@ public struct URLListIndex: Sendable {
     var starts: [Int] = []
     private var lineNumbers: [UInt32] = []
     /// The length of each indexed line over `URLList.maximumLineLength`, by position: `entry(at:)`
-    /// then reads only the line's first bytes (never a sparse file's hole).
-    private var longLines: [Int: Int] = [:]
+    /// and the `/` filter then read only the line's first bytes (never a sparse file's hole).
+    private(set) var longLines: [Int: Int] = [:]
     /// The memory map `bytes` live in, when they are one: a scan gives its pages back behind it.
     var mappedPages: MappedPages?
 

@@ -35,6 +35,7 @@ import Testing
 
         let clock = ContinuousClock(), started = clock.now
         let index = try URLListIndex.load(path: path)
+        #expect(index.positions(containing: "b.jpg") == [2])  // the `/` filter jumps the hole too
         let elapsed = clock.now - started
         let pages = Self.residentPages(path)
         #expect(index.count == 3)
@@ -42,7 +43,9 @@ import Testing
         guard case .failure(let zeros) = index.entry(at: 1) else { Issue.record("a line of zeros parsed"); return }
         #expect(zeros.line == 2 && zeros.problem == .lineTooLong(hole))
         #expect(try index.entry(at: 2).get() == URLListEntry(line: 3, location: .remote(URL(string: "https://e.example/b.jpg")!), title: "Last"))
-        #expect((0...64).contains(pages), "\(pages) pages of the file were read")
+        // A few pages at each end of the hole, plus what the kernel reads ahead around a fault
+        // (2049 pages seen on ext4); reading the hole is 2.6 million.
+        #expect((0...(hole >> 12) / 100).contains(pages), "\(pages) pages of the file were read")
         #expect(elapsed < .seconds(2), "indexing took \(elapsed)")
     }
 }
