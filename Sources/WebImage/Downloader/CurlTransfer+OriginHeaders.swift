@@ -6,6 +6,12 @@ import Foundation
 /// them home. Before each request of the transfer (`CURLOPT_PREREQFUNCTION`, redirects included)
 /// the header list is chosen by the origin of the URL about to be requested: the full list at
 /// the first URL's origin, the list without `CurlRequest.originOnlyHeaders` anywhere else.
+///
+/// libcurl's general rule forbids calling it from its callbacks unless a function says otherwise.
+/// This callback calls `curl_easy_getinfo(CURLINFO_EFFECTIVE_URL)` and `curl_easy_setopt(
+/// CURLOPT_HTTPHEADER)`, which in libcurl 7.88 read a string and store a pointer; the header list
+/// is read afterwards, when the request is built (`OriginOnlyHeadersTests` pins this down). The
+/// sanctioned alternative is following redirects by hand for requests with such headers.
 extension CurlTransfer {
     /// Builds the cross-origin list and sets the callback, when some header is origin-only
     /// (network thread, while configuring `easy`).
