@@ -25,6 +25,11 @@ CURLcode sdg_curl_easy_set_xferinfo_callback(CURL *h, sdg_curl_xferinfo_callback
     return rc != CURLE_OK ? rc : curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
 }
 
+CURLcode sdg_curl_easy_set_prereq_callback(CURL *h, sdg_curl_prereq_callback cb, void *ud) {
+    CURLcode rc = curl_easy_setopt(h, CURLOPT_PREREQFUNCTION, cb);
+    return rc != CURLE_OK ? rc : curl_easy_setopt(h, CURLOPT_PREREQDATA, ud);
+}
+
 CURLcode sdg_curl_easy_getinfo_long(CURL *h, CURLINFO i, long *out) { return curl_easy_getinfo(h, i, out); }
 CURLcode sdg_curl_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *out) { return curl_easy_getinfo(h, i, out); }
 CURLcode sdg_curl_easy_getinfo_str(CURL *h, CURLINFO i, const char **out) { return curl_easy_getinfo(h, i, out); }

@@ -27,13 +27,20 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case urllist
     /// `ProbeReplyParser.parse` on the bytes as terminal replies, then capability resolution.
     case probe
+    /// `URLListIndex.load(arguments:recursive:)` over a directory tree the bytes build: folders,
+    /// images, list files, links to themselves, their parents and each other, dangling links.
+    case tree
+    /// A progressive JPEG whose scan script (and entropy data) the bytes give: repeated, invalid
+    /// and out-of-order scans through the image target's checks (`JPEGScanScript`).
+    case jpegScans = "jpeg-scans"
 
     /// Largest input worth trying (libFuzzer's `-max_len` unless given): images big enough for a
     /// few frames or scans, texts of a few dozen lines or replies.
     public var maxLength: Int {
         switch self {
         case .jpeg, .png, .gif, .webp, .sniffAny: return 16_384
-        case .urllist, .probe: return 4096
+        case .urllist, .probe, .tree: return 4096
+        case .jpegScans: return 16_384
         }
     }
 
@@ -47,6 +54,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .sniffAny: return "any bytes: sniff, then the generic decode paths"
         case .urllist: return "URL-list text: URLList.parse"
         case .probe: return "terminal reply bytes: ProbeReplyParser.parse + capability resolution"
+        case .tree: return "a directory tree with links, then command-line arguments: URLListIndex.load"
+        case .jpegScans: return "a progressive JPEG scan script: full, boxed and incremental decodes"
         }
     }
 
@@ -60,6 +69,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .sniffAny: return ImageFuzzing.run(data, forcing: nil)
         case .urllist: return TextFuzzing.urlList(data)
         case .probe: return TextFuzzing.probeReplies(data)
+        case .tree: return DirectoryTreeFuzzing.run(data)
+        case .jpegScans: return JPEGScanScript.run(data)
         }
     }
 

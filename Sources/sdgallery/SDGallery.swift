@@ -48,6 +48,9 @@ struct SDGallery: ParsableCommand {
     @Option(name: .customLong("header"), help: ArgumentHelp("Extra HTTP header 'Name: value' (repeatable).", valueName: "K: V"))
     var headers: [String] = []
 
+    @Flag(name: .customLong("location-trusted"), help: "Send --header values to the hosts redirects lead to as well (default: only to each URL's own origin).")
+    var locationTrusted = false
+
     @Option(help: ArgumentHelp("User for HTTP basic authentication; the password comes from SDGALLERY_PASSWORD, --netrc or a prompt.", valueName: "U"))
     var user: String?
 
@@ -148,6 +151,7 @@ struct SDGallery: ParsableCommand {
         o.order = order
         o.timeout = timeout
         o.headers = headers.compactMap(GalleryOptions.parseHeader)
+        o.locationTrusted = locationTrusted
         o.user = user
         o.password = password
         o.netrcFile = netrcFile ?? (netrc ? "" : nil)

@@ -23,6 +23,9 @@ typedef int (*sdg_curl_xferinfo_callback)(void *clientp, curl_off_t dltotal, cur
 CURLcode sdg_curl_easy_set_write_callback(CURL *handle, sdg_curl_data_callback cb, void *userdata);
 CURLcode sdg_curl_easy_set_header_callback(CURL *handle, sdg_curl_data_callback cb, void *userdata);
 CURLcode sdg_curl_easy_set_xferinfo_callback(CURL *handle, sdg_curl_xferinfo_callback cb, void *userdata);
+// CURLOPT_PREREQFUNCTION (7.80+): called before each request is sent, redirects included.
+typedef int (*sdg_curl_prereq_callback)(void *clientp, char *primary_ip, char *local_ip, int primary_port, int local_port);
+CURLcode sdg_curl_easy_set_prereq_callback(CURL *handle, sdg_curl_prereq_callback cb, void *userdata);
 
 CURLcode sdg_curl_easy_getinfo_long(CURL *handle, CURLINFO info, long *out);
 CURLcode sdg_curl_easy_getinfo_off(CURL *handle, CURLINFO info, curl_off_t *out);

@@ -32,8 +32,10 @@ public struct GalleryOptions: Sendable, Hashable {
     public var order: LoadOrder = .lifo
     /// Request timeout in seconds.
     public var timeout: Double = 30
-    /// Extra HTTP headers.
+    /// Extra HTTP headers (only to each URL's own origin unless `locationTrusted`).
     public var headers: [HTTPHeaderField] = []
+    /// `--location-trusted`: `headers` follow redirects to other hosts too.
+    public var locationTrusted = false
     /// Basic-auth user.
     public var user: String?
     /// Basic-auth password.

@@ -107,6 +107,7 @@ public final class WebImageStack: Sendable {
         downloaderConfig.password = options.password
         downloaderConfig.caCertificateFile = options.caCertificateFile
         downloaderConfig.netrcFile = options.netrcFile
+        downloaderConfig.headersFollowRedirects = options.locationTrusted
         downloaderConfig.proxy = options.proxy
         // Partials of cancelled transfers live next to the cache entries (a subfolder the disk cache
         // does not count as entries), so the next run resumes them too; only when the disk cache

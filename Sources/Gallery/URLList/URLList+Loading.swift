@@ -44,9 +44,10 @@ extension URLListIndex {
         }
         let bytes = Data(bytesNoCopy: mapped, count: size, deallocator: .custom { pointer, count in _ = munmap(pointer, count) })
         // Pages the pass has read are dropped from this process's memory (the page cache keeps
-        // them; a later `entry(at:)` faults its page back in).
+        // them; a later `entry(at:)` faults its page back in); holes of a sparse file are jumped.
         let pages = MappedPages(base: mapped, count: size)
-        var index = URLListIndex(bytes: bytes, baseDirectory: folder, releasingPagesBehind: { upTo in pages.release(0..<upTo) })
+        var index = URLListIndex(bytes: bytes, baseDirectory: folder, home: ProcessInfo.processInfo.environment["HOME"], firstLine: 1,
+                                 releasingPagesBehind: { upTo in pages.release(0..<upTo) }, extents: FileExtents(descriptor: descriptor, size: size))
         index.mappedPages = pages
         return index
     }

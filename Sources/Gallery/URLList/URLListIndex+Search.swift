@@ -22,6 +22,11 @@ extension URLListIndex {
             var found: [Int] = []
             for position in range {
                 let start = starts[position]
+                // A line over the length cap is searched only as far as its diagnostic shows.
+                if let long = longLines[position] {
+                    if Self.line(base + start, length: min(long, URLList.maximumLineLength + 2), contains: pattern) { found.append(position) }
+                    continue
+                }
                 let end = memchr(base + start, 0x0A, raw.count - start).map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? raw.count
                 if Self.line(base + start, length: end - start, contains: pattern) { found.append(position) }
             }

@@ -25,6 +25,9 @@ public struct URLListIndex: Sendable {
     public let home: String?
     var starts: [Int] = []
     private var lineNumbers: [UInt32] = []
+    /// The length of each indexed line over `URLList.maximumLineLength`, by position: `entry(at:)`
+    /// and the `/` filter then read only the line's first bytes (never a sparse file's hole).
+    private(set) var longLines: [Int: Int] = [:]
     /// The memory map `bytes` live in, when they are one: a scan gives its pages back behind it.
     var mappedPages: MappedPages?
 
@@ -32,6 +35,12 @@ public struct URLListIndex: Sendable {
     /// `firstLine` numbers the lines (in diagnostics) when `bytes` continue an earlier part.
     public init(bytes: Data, baseDirectory: URL, home: String? = ProcessInfo.processInfo.environment["HOME"],
                 firstLine: Int = 1, releasingPagesBehind release: ((Int) -> Void)? = nil) {
+        self.init(bytes: bytes, baseDirectory: baseDirectory, home: home, firstLine: firstLine, releasingPagesBehind: release, extents: nil)
+    }
+
+    /// Indexes `bytes`, the mapped file `extents` describes: the search for a line's end jumps the
+    /// file's holes (zeros, so no newline) instead of reading them.
+    init(bytes: Data, baseDirectory: URL, home: String?, firstLine: Int, releasingPagesBehind release: ((Int) -> Void)?, extents: FileExtents?) {
         self.bytes = bytes
         self.baseDirectory = baseDirectory
         self.home = home
@@ -42,14 +51,32 @@ public struct URLListIndex: Sendable {
             if end >= 3, base[0] == 0xEF, base[1] == 0xBB, base[2] == 0xBF { position = 3 }
             var number = UInt32(clamping: max(0, firstLine - 1))
             var released = 0
-            starts.reserveCapacity(end / 48)
-            lineNumbers.reserveCapacity(end / 48)
+            starts.reserveCapacity(min(end / 48, 1 << 22))
+            lineNumbers.reserveCapacity(min(end / 48, 1 << 22))
+            var extent = extents == nil ? 0..<end : 0..<0
+            // The first newline at or after `from`, reading only the file's data (holes are zeros).
+            func newline(from: Int) -> Int? {
+                var from = from
+                while from < end {
+                    if let extents, !extent.contains(from) {
+                        guard let next = extents.data(from: from) else { return nil }
+                        extent = next
+                        from = max(from, next.lowerBound)
+                    }
+                    let stop = extents == nil ? end : extent.upperBound
+                    if let hit = memchr(base + from, 0x0A, stop - from) {
+                        return UnsafePointer<UInt8>(hit.assumingMemoryBound(to: UInt8.self)) - base
+                    }
+                    from = stop
+                }
+                return nil
+            }
             while position < end {
                 number &+= 1
                 let lineStart = position
                 var first = position
                 while first < end, base[first] == 0x20 || base[first] == 0x09 { first += 1 }
-                let newline = memchr(base + first, 0x0A, end - first).map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base }
+                let newline = newline(from: first)
                 let next = newline.map { $0 + 1 } ?? end
                 // Blank unless something but a CR ("\r\n" ends the line; one more CR is trimmed) follows the blanks.
                 var last = newline ?? end
@@ -58,6 +85,11 @@ public struct URLListIndex: Sendable {
                 if last > first, base[first] != 0x23 {
                     starts.append(lineStart)
                     lineNumbers.append(number)
+                    var length = newline ?? end
+                    if length > lineStart, base[length - 1] == 0x0D { length -= 1 }
+                    if length > lineStart, base[length - 1] == 0x0D { length -= 1 }
+                    length -= lineStart
+                    if length > URLList.maximumLineLength + 1 { longLines[starts.count - 1] = length }
                 }
                 position = next
                 if let release, position - released >= 8 << 20 {
@@ -87,9 +119,13 @@ public struct URLListIndex: Sendable {
         let (line, length): (Substring, Int) = bytes.withUnsafeBytes { raw in
             let base = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
             let start = starts[position]
+            if let long = longLines[position] {
+                // A line over the limit becomes text only as far as its diagnostic shows.
+                let kept = min(long, URLList.maximumLineLength + 2)
+                return (Substring(String(decoding: UnsafeBufferPointer(start: base + start, count: kept), as: UTF8.self)), long)
+            }
             var end = memchr(base + start, 0x0A, raw.count - start).map { UnsafePointer<UInt8>($0.assumingMemoryBound(to: UInt8.self)) - base } ?? raw.count
             if end > start, base[end - 1] == 0x0D { end -= 1 }
-            // A line over the limit becomes text only as far as its diagnostic shows.
             let kept = min(end - start, URLList.maximumLineLength + 2)
             let length = end > start && base[end - 1] == 0x0D ? end - start - 1 : end - start
             return (Substring(String(decoding: UnsafeBufferPointer(start: base + start, count: kept), as: UTF8.self)), length)

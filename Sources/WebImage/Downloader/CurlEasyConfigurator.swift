@@ -39,13 +39,10 @@ enum CurlEasyConfigurator {
         _ = sdg_curl_easy_set_header_callback(easy, curlHeaderCallback, context)
 
         var list: UnsafeMutablePointer<curl_slist>?
-        for header in request.headers {
-            let name = header.name.filter { $0 != "\r" && $0 != "\n" && $0 != ":" }
-            let value = header.value.filter { $0 != "\r" && $0 != "\n" }
-            list = curl_slist_append(list, value.isEmpty ? "\(name);" : "\(name): \(value)")
-        }
+        for header in request.headers { list = curl_slist_append(list, headerLine(header)) }
         transfer.headerList = list
         if let list { _ = sdg_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list) }
+        transfer.configureOriginOnlyHeaders(easy, context: context)
 
         if let username = request.username {
             setLong(easy, CURLOPT_HTTPAUTH, 1)  // CURLAUTH_BASIC
@@ -69,6 +66,13 @@ enum CurlEasyConfigurator {
             setLong(easy, CURLOPT_SSL_VERIFYPEER, 0)
             setLong(easy, CURLOPT_SSL_VERIFYHOST, 0)
         }
+    }
+
+    /// "Name: value" (or "Name;" for an empty value) without CR, LF or a colon in the name.
+    static func headerLine(_ header: (name: String, value: String)) -> String {
+        let name = header.name.filter { $0 != "\r" && $0 != "\n" && $0 != ":" }
+        let value = header.value.filter { $0 != "\r" && $0 != "\n" }
+        return value.isEmpty ? "\(name);" : "\(name): \(value)"
     }
 
     private static func setLong(_ easy: UnsafeMutableRawPointer, _ option: CURLoption, _ value: Int) {

@@ -25,6 +25,10 @@ struct CurlRequest: Sendable {
     var proxy: String?
     /// The netrc file for credentials ("" for `~/.netrc`); nil: none.
     var netrcFile: String?
+    /// Names (lowercased) of headers sent only to `url`'s origin (scheme, host, port): a redirect
+    /// elsewhere goes without them. Empty: every header follows every redirect (curl's
+    /// `--location-trusted`; libcurl itself sends custom headers to every host).
+    var originOnlyHeaders: Set<String> = []
 
     /// Slowest average body rate a transfer may keep up to its size cap (64 KB/s).
     static let minimumAverageRate: Int64 = 64 * 1024

@@ -158,6 +158,8 @@ final class CurlSession: @unchecked Sendable {
         transfer.easy = nil
         if let list = transfer.headerList { curl_slist_free_all(list) }
         transfer.headerList = nil
+        if let list = transfer.crossOriginHeaderList { curl_slist_free_all(list) }
+        transfer.crossOriginHeaderList = nil
     }
 
     private func collectFinished(multi: UnsafeMutableRawPointer) {

@@ -20,6 +20,8 @@ final class CurlTransfer: @unchecked Sendable {
     // Network-thread state.
     var easy: UnsafeMutableRawPointer?
     var headerList: UnsafeMutablePointer<curl_slist>?
+    /// `headerList` without `CurlRequest.originOnlyHeaders`: what a redirect to another origin gets.
+    var crossOriginHeaderList: UnsafeMutablePointer<curl_slist>?
     let errorBuffer: UnsafeMutablePointer<CChar>
     var abort: Abort?
     var lastActivity: ContinuousClock.Instant = .now

@@ -98,6 +98,8 @@ public struct DownloadOperationSetup: Sendable {
     var caCertificateFile: String?
     /// The netrc file for credentials ("" for `~/.netrc`); nil: none.
     var netrcFile: String?
+    /// Header names (lowercased) sent only to the URL's own origin (`CurlRequest.originOnlyHeaders`).
+    var originOnlyHeaders: Set<String> = []
     /// The proxy; nil: the environment's.
     var proxy: String?
     /// Where a cancelled transfer leaves its partial body, and a new one finds it; nil: no resuming.
@@ -110,10 +112,12 @@ public struct DownloadOperationSetup: Sendable {
 
     /// The `CurlRequest` for this operation.
     var curlRequest: CurlRequest {
-        CurlRequest(
+        var request = CurlRequest(
             url: url, headers: headers, timeout: timeout, maxBytes: maxResponseBytes,
             username: username, password: password, handleCookies: options.contains(.handleCookies),
             allowInvalidCertificates: options.contains(.allowInvalidSSLCertificates),
             caCertificateFile: caCertificateFile, proxy: proxy, netrcFile: netrcFile)
+        request.originOnlyHeaders = originOnlyHeaders
+        return request
     }
 }

@@ -18,6 +18,11 @@ extension ImageDownloader {
         setup.statistics = statistics
         setup.caCertificateFile = config.caCertificateFile
         setup.netrcFile = config.netrcFile
+        if !config.headersFollowRedirects {
+            // The downloader's headers but its defaults (Accept, User-Agent) are the caller's: only for the URL's origin.
+            let defaults = ImageDownloaderConfig.defaultHeaders
+            setup.originOnlyHeaders = Set(state.headers.filter { defaults[$0.key] != $0.value }.keys.map { $0.lowercased() })
+        }
         setup.proxy = config.proxy
         setup.partials = config.maxPartialBytes > 0 ? partials : nil
         return config.operationType.init(setup: setup)

@@ -52,6 +52,10 @@ public struct ImageDownloaderConfig: Sendable {
     /// Read credentials from a netrc file (curl's `--netrc-optional`): "" for `~/.netrc`, a path for
     /// another file; nil: no netrc. A password set here (`username`/`password`) wins.
     public var netrcFile: String?
+    /// Send the downloader's own headers (`ImageDownloader.setValue(_:forHTTPHeaderField:)`, the
+    /// gallery's `--header`) to every host a redirect reaches (curl's `--location-trusted`); false
+    /// (the default): only to the requested URL's origin (scheme, host, port).
+    public var headersFollowRedirects = false
     /// The proxy for every request (curl's `--proxy`, e.g. `http://127.0.0.1:8888`); nil: libcurl reads
     /// `http_proxy`, `https_proxy` and `no_proxy` from the environment itself.
     public var proxy: String?
