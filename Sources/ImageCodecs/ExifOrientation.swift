@@ -29,23 +29,9 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
     /// Reads the orientation from an APP1 payload ("Exif\0\0" then a TIFF header and IFD0);
     /// `.up` when absent, malformed or out of range.
     static func parse(exif payload: [UInt8]) -> ExifOrientation {
-        let t = 6  // TIFF header offset
-        guard payload.count >= t + 8, payload[0..<6].elementsEqual(Array("Exif".utf8) + [0, 0]) else { return .up }
-        let little: Bool
-        switch (payload[t], payload[t + 1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return .up
-        }
-        func u16(_ i: Int) -> Int? {
-            guard i >= 0, i + 2 <= payload.count else { return nil }
-            return little ? Int(payload[i]) | Int(payload[i + 1]) << 8 : Int(payload[i]) << 8 | Int(payload[i + 1])
-        }
-        func u32(_ i: Int) -> Int? {
-            guard let a = u16(i), let b = u16(i + 2) else { return nil }
-            return little ? a | b << 16 : a << 16 | b
-        }
-        guard u16(t + 2) == 42, let ifd = u32(t + 4), let count = u16(t + ifd) else { return .up }
+        guard let tiff = ExifTIFF(exif: payload) else { return .up }
+        let t = ExifTIFF.start, u16 = tiff.u16
+        guard let ifd = tiff.firstIFD, let count = u16(t + ifd) else { return .up }
         for entry in 0..<min(count, 512) {
             let e = t + ifd + 2 + entry * 12
             guard let tag = u16(e) else { return .up }

@@ -26,23 +26,9 @@ public struct ExifThumbnail {
 
     /// The thumbnail of an APP1 payload, or nil when there is none (or it is malformed).
     static func parse(exif payload: [UInt8]) -> ExifThumbnail? {
-        let t = 6  // TIFF header offset
-        guard payload.count >= t + 8, payload[0..<6].elementsEqual(Array("Exif".utf8) + [0, 0]) else { return nil }
-        let little: Bool
-        switch (payload[t], payload[t + 1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
-        default: return nil
-        }
-        func u16(_ i: Int) -> Int? {
-            guard i >= 0, i + 2 <= payload.count else { return nil }
-            return little ? Int(payload[i]) | Int(payload[i + 1]) << 8 : Int(payload[i]) << 8 | Int(payload[i + 1])
-        }
-        func u32(_ i: Int) -> Int? {
-            guard let a = u16(i), let b = u16(i + 2) else { return nil }
-            return little ? a | b << 16 : a << 16 | b
-        }
-        guard u16(t + 2) == 42, let ifd0 = u32(t + 4), let count0 = u16(t + ifd0), count0 <= 512,
+        guard let tiff = ExifTIFF(exif: payload) else { return nil }
+        let t = ExifTIFF.start, u16 = tiff.u16, u32 = tiff.u32
+        guard let ifd0 = tiff.firstIFD, let count0 = u16(t + ifd0), count0 <= 512,
               let ifd1 = u32(t + ifd0 + 2 + count0 * 12), ifd1 > 0, let count1 = u16(t + ifd1), count1 <= 512 else { return nil }
         var offset: Int?, length: Int?
         for entry in 0..<count1 {
