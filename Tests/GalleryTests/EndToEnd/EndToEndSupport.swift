@@ -22,7 +22,7 @@ enum EndToEnd {
 
     /// What an end-to-end suite needs besides the built binary.
     enum Tool: Sendable {
-        case tmux, convert, xterm, kitty, nginx, script
+        case tmux, convert, xterm, mlterm, kitty, nginx, script, python3
 
         /// Why the tool is missing, or nil when it is there.
         var missing: String? {
@@ -30,7 +30,9 @@ enum EndToEnd {
             case .tmux: return EndToEnd.tmuxInstalled ? nil : "tmux is not installed"
             case .convert: return EndToEnd.convertInstalled ? nil : "needs /usr/bin/convert (ImageMagick)"
             case .xterm: return GraphicalTerminal.missingTools(for: .xterm)
+            case .mlterm: return GraphicalTerminal.missingTools(for: .mlterm)
             case .kitty: return GraphicalTerminal.missingTools(for: .kitty)
+            case .python3: return FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? nil : "needs python3 (with numpy)"
             case .nginx: return NginxServer.available ? nil : "needs nginx and openssl (scripts/setup installs them)"
             case .script: return FileManager.default.isExecutableFile(atPath: "/usr/bin/script") ? nil : "needs script (util-linux)"
             }

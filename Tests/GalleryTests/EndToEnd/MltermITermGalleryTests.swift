@@ -5,8 +5,7 @@ import TestSupport
 /// iTerm2 inline images (OSC 1337) in a real mlterm: `--print --renderer iterm2`, then the gallery,
 /// each image in its own cell (colours read back from a screenshot; mlterm answers no probe that
 /// names it, so the renderer is forced).
-@Suite(.endToEnd, .enabled(if: GraphicalTerminal.missingTools(for: .mlterm) == nil, "mlterm, Xvfb, xdotool or ImageMagick missing: skipping"),
-       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
+@Suite(.endToEnd, EndToEnd.needs(.mlterm))
 struct MltermITermGalleryTests {
     @Test(.timeLimit(.minutes(2)))
     func itermImagesShowInPrintAndGrid() async throws {

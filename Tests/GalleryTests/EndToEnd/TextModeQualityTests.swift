@@ -7,8 +7,7 @@ import TestSupport
 /// it, and compares it with the image downscaled to the same pixels (PSNR, SSIM). kitty draws the
 /// sextant glyphs itself; xterm's Monospace font (DejaVu Sans Mono) has no sextants, so only
 /// quadrants are checked there.
-@Suite(.endToEnd, .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"),
-       .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3 (with numpy)"))
+@Suite(.endToEnd, EndToEnd.needs(.python3))
 struct TextModeQualityTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()

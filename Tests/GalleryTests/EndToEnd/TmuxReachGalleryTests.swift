@@ -5,7 +5,7 @@ import TestSupport
 /// tmux done right: the probe never renames the pane (no raw kitty query inside tmux), tmux 3.5a's
 /// own sixel is used (raw, not wrapped) in xterm for `--print` and the grid. tmux 3.5a comes from
 /// scripts/setup (bookworm-backports, extracted into `TmuxReach.tmux35`); its tests skip without it.
-@Suite(.endToEnd, .enabled(if: EndToEnd.tmuxInstalled && EndToEnd.binaryBuilt, "needs tmux and .build/debug/sdgallery"))
+@Suite(.endToEnd, EndToEnd.needs(.tmux))
 struct TmuxReachGalleryTests {
     @Test(.timeLimit(.minutes(1)), arguments: TmuxReach.versions)
     func theProbeLeavesThePaneTitleAlone(tmux: String) async throws {

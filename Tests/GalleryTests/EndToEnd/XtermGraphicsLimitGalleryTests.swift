@@ -5,8 +5,7 @@ import TestSupport
 /// xterm drops a sixel bigger than its graphics limit whole (`maxGraphicSize`, 1000×1000 by default).
 /// The probe asks the limit (XTSMGRAPHICS) and the full view of a landscape image wider than that
 /// is scaled to fit: it shows.
-@Suite(.endToEnd, .enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "xterm, Xvfb, xdotool or ImageMagick missing: skipping"),
-       .enabled(if: EndToEnd.binaryBuilt, "needs .build/debug/sdgallery (swift build)"))
+@Suite(.endToEnd, EndToEnd.needs(.xterm))
 struct XtermGraphicsLimitGalleryTests {
     @Test(.timeLimit(.minutes(2)))
     func theFullViewOfAWideImageFitsXtermsGraphicsLimit() async throws {
