@@ -3,7 +3,7 @@ import Locking
 
 /// One `loadImage` call: cancels the cache query and the download together
 /// (SDWebImageCombinedOperation). After `cancel()` its completion is never called.
-public final class CombinedOperation: Sendable, Hashable {
+public final class CombinedOperation: Cancellable, Hashable {
     private struct State {
         var cancelled = false
         var finished = false

@@ -7,10 +7,10 @@ import TestSupport
 @Suite("CurlSession: HTTP, limits, errors")
 struct CurlSessionTests {
     private func fetch(
-        _ downloader: ImageDownloader, _ url: URL, options: ImageDownloaderOptions = [],
-        context: DownloadContext = DownloadContext()
+        _ downloader: ImageDownloader, _ url: URL, options: ImageRequest.Options = [],
+        headers: [String: String] = [:]
     ) async -> Result<DownloadResult, DownloadError> {
-        do { return .success(try await downloader.image(for: url, options: options, context: context)) } catch let error as DownloadError {
+        do { return .success(try await downloader.image(for: ImageRequest(url: url, options: options, headers: headers))) } catch let error as DownloadError {
             return .failure(error)
         } catch {
             return .failure(.transferFailed(url: url, curlCode: -1, message: "\(error)"))
@@ -31,8 +31,8 @@ struct CurlSessionTests {
             headers["X-Path"] = url.path
             return headers
         }
-        let context = DownloadContext(headers: ["If-None-Match": "\"abc\"", "Range": "bytes=0-9"])
-        let result = await fetch(downloader, server.url("/h"), options: .ignoreCachedResponse, context: context)
+        let headers = ["If-None-Match": "\"abc\"", "Range": "bytes=0-9"]
+        let result = await fetch(downloader, server.url("/h"), options: .ignoreCachedResponse, headers: headers)
         let request = try #require(server.requests.first)
         #expect(request.header("Accept") == "image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8")
         #expect(request.header("User-Agent")?.hasPrefix("sdgallery/") == true)
@@ -59,7 +59,7 @@ struct CurlSessionTests {
         let downloader = ImageDownloader(config: DownloaderTestKit.config())
         let first = try await downloader.image(for: server.url("/e"))
         #expect(first.validators == HTTPValidators(etag: "\"v1\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"))
-        let again = await fetch(downloader, server.url("/e"), context: DownloadContext(headers: first.validators.conditionalHeaders))
+        let again = await fetch(downloader, server.url("/e"), headers: first.validators.conditionalHeaders)
         guard case .failure(.notModified(_, let validators, _)) = again else { Issue.record("\(again)"); return }
         #expect(validators.etag == "\"v1\"")
         #expect(again.failureIsTransient == false)
