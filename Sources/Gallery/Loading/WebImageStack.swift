@@ -109,13 +109,13 @@ public final class WebImageStack: Sendable {
         downloaderConfig.netrcFile = options.netrcFile
         downloaderConfig.headersFollowRedirects = options.locationTrusted
         downloaderConfig.proxy = options.proxy
+        for header in options.headers { downloaderConfig.setValue(header.value, forHTTPHeaderField: header.name) }
         // Partials of cancelled transfers live next to the cache entries (a subfolder the disk cache
         // does not count as entries), so the next run resumes them too; only when the disk cache
         // accepted its folder: a refused folder turns off every on-disk tier (one status line).
         let cache = ImageCache(config: cacheConfig)
         if cache.disk != nil { downloaderConfig.partialsDirectory = cacheConfig.directory.appendingPathComponent("partials") }
         let downloader = ImageDownloader(config: downloaderConfig)
-        for header in options.headers { downloader.setValue(header.value, forHTTPHeaderField: header.name) }
         return ImageManager(cache: cache, downloader: downloader)
     }
 

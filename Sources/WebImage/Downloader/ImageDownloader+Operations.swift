@@ -19,7 +19,7 @@ extension ImageDownloader {
         if !config.headersFollowRedirects {
             // The downloader's headers but its defaults (Accept, User-Agent) are the caller's: only for the URL's origin.
             let defaults = ImageDownloaderConfig.defaultHeaders
-            setup.originOnlyHeaders = Set(state.headers.filter { defaults[$0.key] != $0.value }.keys.map { $0.lowercased() })
+            setup.originOnlyHeaders = Set(state.config.headers.filter { defaults[$0.key] != $0.value }.keys.map { $0.lowercased() })
         }
         setup.proxy = config.proxy
         setup.partials = config.maxPartialBytes > 0 ? partials : nil
@@ -29,7 +29,7 @@ extension ImageDownloader {
     /// Downloader headers, then the request's, then no-cache for `.ignoreCachedResponse`, then the
     /// filter; sorted by name so requests are reproducible.
     static func requestHeaders(url: URL, request: ImageRequest, state: State) -> [(name: String, value: String)] {
-        var headers = state.headers
+        var headers = state.config.headers
         for (name, value) in request.headers {
             if let existing = headers.keys.first(where: { $0.caseInsensitiveCompare(name) == .orderedSame }) {
                 headers[existing] = nil

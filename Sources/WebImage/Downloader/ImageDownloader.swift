@@ -18,7 +18,6 @@ import Locking
 public final class ImageDownloader: @unchecked Sendable {
     struct State {
         var config: ImageDownloaderConfig
-        var headers: [String: String] = ImageDownloaderConfig.defaultHeaders
         var operations: [URL: any DownloadOperation] = [:]
         var pending = PendingOperationQueue()
         var running: Set<ObjectIdentifier> = []
@@ -127,10 +126,7 @@ public final class ImageDownloader: @unchecked Sendable {
     }
 
     /// Transfers running at once (default 6, at least 1).
-    public var maxConcurrentDownloads: Int {
-        get { state.withLock { $0.config.maxConcurrentDownloads } }
-        set { schedule { $0.config.maxConcurrentDownloads = max(1, newValue) } }
-    }
+    public var maxConcurrentDownloads: Int { max(1, config.maxConcurrentDownloads) }
 
     /// Operations currently holding a slot.
     public var currentDownloadCount: Int { state.withLock { $0.running.count } }

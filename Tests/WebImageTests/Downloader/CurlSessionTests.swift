@@ -21,16 +21,17 @@ struct CurlSessionTests {
     func headers() async throws {
         let server = try await LoopbackServer.start()
         server.route("/h", .ok(DownloaderTestKit.fakeImageBytes(100)))
-        let downloader = ImageDownloader(config: DownloaderTestKit.config())
-        #expect(downloader.value(forHTTPHeaderField: "accept") == ImageDownloaderConfig.defaultAccept)
-        downloader.setValue("yes", forHTTPHeaderField: "X-Test")
-        downloader.setValue("drop-me", forHTTPHeaderField: "X-Drop")
-        downloader.headersFilter = { url, headers in
+        var config = DownloaderTestKit.config()
+        config.setValue("yes", forHTTPHeaderField: "X-Test")
+        config.setValue("drop-me", forHTTPHeaderField: "X-Drop")
+        config.headersFilter = { url, headers in
             var headers = headers
             headers["X-Drop"] = nil
             headers["X-Path"] = url.path
             return headers
         }
+        let downloader = ImageDownloader(config: config)
+        #expect(downloader.value(forHTTPHeaderField: "accept") == ImageDownloaderConfig.defaultAccept)
         let headers = ["If-None-Match": "\"abc\"", "Range": "bytes=0-9"]
         let result = await fetch(downloader, server.url("/h"), options: .ignoreCachedResponse, headers: headers)
         let request = try #require(server.requests.first)
@@ -75,9 +76,10 @@ struct CurlSessionTests {
         let downloader = ImageDownloader(config: DownloaderTestKit.config())
         let denied = await fetch(downloader, server.url("/auth"))
         guard case .failure(.badStatus(_, 401, _)) = denied else { Issue.record("\(denied)"); return }
-        downloader.username = "user"
-        downloader.password = "pass"
-        let allowed = await fetch(downloader, server.url("/auth"))
+        var config = DownloaderTestKit.config()
+        config.username = "user"
+        config.password = "pass"
+        let allowed = await fetch(ImageDownloader(config: config), server.url("/auth"))
         #expect((try? allowed.get().statusCode) == 200)
         #expect(server.requests.last?.header("Authorization") == "Basic dXNlcjpwYXNz")
         await server.stop()

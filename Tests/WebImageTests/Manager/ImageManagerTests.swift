@@ -91,7 +91,9 @@ import TestSupport
         #expect(kit.manager.failedURLs.error(forKey: kit.manager.cacheKey(for: url)) == nil)
         kit.serve("/stall.png", color: (9, 9, 9, 255))
         // The retry is patient: 2 s is short for the shared server on a loaded machine.
-        kit.manager.downloader.downloadTimeout = 30
+        var patient = kit.manager.downloader.config
+        patient.downloadTimeout = 30
+        kit.manager.downloader.replaceConfig(patient)
         #expect(await kit.manager.results(url).first?.image != nil)
         await kit.tearDown()
     }
