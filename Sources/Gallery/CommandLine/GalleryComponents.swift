@@ -21,8 +21,8 @@ public struct GalleryComponents {
     public var makeSource: (GalleryOptions, UIInbox<GalleryEvent>) -> CellImageSource
     /// The painter that turns images into terminal bytes for a cell rectangle.
     public var makePainter: (GalleryOptions, TerminalCapabilities?) -> CellPainter
-    /// Loads one entry to completion for `--print` (nil target: details only). Called on several
-    /// threads at once.
+    /// Loads one entry to completion for `--print` (nil target: details only), awaiting the manager;
+    /// several run at once (the sheet's look-ahead).
     public var loadForPrint: @Sendable (URLListEntry, PixelSize?) async -> Result<(Image, ImageDetails), LoadFailure>
     /// The text of `--probe`.
     public var probeReport: (GalleryOptions) -> String
