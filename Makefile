@@ -4,7 +4,7 @@ PREFIX     ?= /usr/local
 CONFIG_REL := -c release
 ARGS       ?= --demo
 
-.PHONY: all setup setup-build build release run test e2e test-tsan test-asan bench fuzz clean install uninstall
+.PHONY: all setup setup-build setup-e2e build release run test e2e test-tsan test-asan bench fuzz clean install uninstall
 
 all: build
 
@@ -13,6 +13,9 @@ setup:
 
 setup-build:
 	@scripts/setup --build-only
+
+setup-e2e:
+	@scripts/setup --e2e
 
 build: setup-build
 	$(SWIFT) build
@@ -24,12 +27,12 @@ run: release
 	@"$$($(SWIFT) build $(CONFIG_REL) --show-bin-path)/sdgallery" $(ARGS)
 
 # `make test`: the unit and loopback tiers; `make e2e`: the end-to-end tier (the built sdgallery in
-# tmux, xterm, mlterm, kitty). scripts/run-tests picks a tier by the tests' `.endToEnd` tag.
+# tmux, xterm, mlterm, kitty, Konsole, foot, GNOME Terminal). scripts/run-tests picks a tier by the tests' `.endToEnd` tag.
 test: setup
 	$(SWIFT) build --build-tests
 	@scripts/run-tests --tier fast
 
-e2e: setup
+e2e: setup-e2e
 	$(SWIFT) build --build-tests
 	@scripts/run-tests --tier e2e
 

@@ -2,15 +2,17 @@ import Foundation
 import Locking
 
 /// A real graphics terminal under its own Xvfb for end-to-end tests: starts Xvfb on a display
-/// number, starts xterm (sixel, vt340), mlterm (sixel) or kitty (kitty graphics, software OpenGL)
+/// number, starts xterm (sixel, vt340), mlterm (sixel), kitty (kitty graphics, software OpenGL),
+/// Konsole (kitty graphics, sixel, iTerm2), foot (sixel; on weston) or GNOME Terminal (text only)
 /// running a shell command, sends keys with xdotool, takes screenshots with ImageMagick's `import`
 /// and compares them with `compare -metric AE`. Waits for conditions ("settled": two screenshots a
 /// little apart that agree), never a fixed sleep. `stop()` (also on deinit) kills what it started,
 /// by pid. Blocking: call it from `Blocking.run`.
 public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is behind `Locked`; the rest is immutable
-    /// The terminal program.
+    /// The terminal program (how each starts: `Kind.launch`).
     public enum Kind: String, Sendable, CaseIterable {
-        case xterm, mlterm, kitty
+        case xterm, mlterm, kitty, konsole, foot
+        case gnomeTerminal = "gnome-terminal"
     }
 
     /// Why the tools are missing, nil when everything is installed (scripts/setup installs them).
@@ -18,7 +20,7 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
     /// plain `make test` covers, and an instrumented binary in three terminals doubled the CI time.
     public static func missingTools(for kind: Kind) -> String? {
         if Sanitizers.thread || Sanitizers.address { return "real-terminal tests run in make test, not under sanitizers" }
-        let tools = ["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/import", "/usr/bin/compare", "/usr/bin/\(kind.rawValue)"]
+        let tools = ["/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/import", "/usr/bin/compare"] + kind.programs
         let missing = tools.filter { !FileManager.default.isExecutableFile(atPath: $0) }
         return missing.isEmpty ? nil : "needs \(missing.joined(separator: ", "))"
     }
@@ -30,15 +32,21 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
     public let display: String
     /// The screen's size in pixels.
     public let screenSize = (width: 1600, height: 1000)
+    /// A private folder (0700) for the terminal's sockets and configuration, removed by `stop()`.
+    let runtime: String
     private let pids = Locked<[pid_t]>([])
 
     /// Starts Xvfb on the first free display of `displays` and `kind` in it running `command`
-    /// (`sh -c`) in `directory`; `background` is the terminal's background colour (e.g. "#808080");
-    /// `size` its columns × rows. Returns once the terminal window exists.
+    /// (`sh -c`) in `directory`, as `Kind.launch` describes (helpers such as weston or a session bus
+    /// first); `background` is the terminal's background colour (e.g. "#808080") where it takes one;
+    /// `size` its columns × rows. Returns once the terminal window exists and runs the command.
     public init(kind: Kind, command: String, directory: String, displays: ClosedRange<Int> = 50...59,
                 background: String? = nil, size: (columns: Int, rows: Int) = (120, 36)) throws {
         let number = try Self.claimDisplay(in: displays)
         display = ":\(number)"
+        var template = Array("/tmp/sdg-terminal-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw TerminalError(message: "mkdtemp: \(String(cString: strerror(errno)))") }
+        runtime = String(cString: made)
         pids.withLock { $0.append(Self.spawn("/usr/bin/Xvfb", [display, "-screen", "0", "1600x1000x24", "+extension", "GLX", "-nolisten", "tcp"], environment: [:])) }
         // Ready when it accepts a client (the socket appears a little before that).
         guard Self.waitUntil(timeout: 20, {
@@ -48,33 +56,25 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
             stop()
             throw TerminalError(message: "Xvfb \(display) did not start")
         }
-        let shell = "cd '\(directory)' && \(command)"
-        var arguments: [String]
-        switch kind {
-        case .xterm:
-            arguments = ["-ti", "vt340", "-xrm", "XTerm*decTerminalID: vt340", "-xrm", "XTerm*numColorRegisters: 256",
-                         "-fa", "Monospace", "-fs", "10",
-                         "-geometry", "\(size.columns)x\(size.rows)+0+0"]
-            if let background { arguments += ["-bg", background] }
-            arguments += ["-e", "sh", "-c", shell]
-        case .mlterm:
-            arguments = ["-g", "\(size.columns)x\(size.rows)+0+0"]
-            if let background { arguments += ["-b", background] }
-            arguments += ["-e", "sh", "-c", shell]
-        case .kitty:
-            arguments = ["-o", "initial_window_width=1500", "-o", "initial_window_height=900", "-o", "remember_window_size=no"]
-            if let background { arguments += ["-o", "background=\(background)"] }
-            arguments += ["sh", "-c", shell]
+        // The shell marks that it runs: the terminal is up (foot's compositor window comes first).
+        let started = runtime + "/started"
+        let launch = kind.launch(shell: "touch '\(started)'; cd '\(directory)' && \(command)", size: size, background: background,
+                                 display: display, runtime: runtime)
+        for helper in launch.helpers {
+            pids.withLock { $0.append(Self.spawn(helper.program, helper.arguments, environment: helper.environment)) }
+            guard Self.waitUntil(timeout: 30, { FileManager.default.fileExists(atPath: helper.readyFile) }) else {
+                stop()
+                throw TerminalError(message: "\(helper.program) did not start for \(kind) on \(display)")
+            }
         }
         // A terminal that opens no window within its time (seen now and then for xterm and kitty on a
         // loaded machine) is killed and started once more.
         var window = false
         for timeout in [30.0, 45.0] where !window {
-            let pid = Self.spawn("/usr/bin/\(kind.rawValue)", arguments, environment: ["DISPLAY": display, "LIBGL_ALWAYS_SOFTWARE": "1"])
+            let pid = Self.spawn(launch.program, launch.arguments, environment: launch.environment)
             pids.withLock { $0.append(pid) }
             window = Self.waitUntil(timeout: timeout) {
-                (try? self.xdotool(["search", "--onlyvisible", "--pid", "\(pid)"]).isEmpty == false) ?? false
-                    || (try? self.xdotool(["search", "--onlyvisible", "--name", "."]).isEmpty == false) ?? false
+                FileManager.default.fileExists(atPath: started) && !self.visibleWindows().isEmpty
             }
             if !window {
                 kill(pid, SIGKILL)
@@ -87,7 +87,24 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
             stop()
             throw TerminalError(message: "\(kind) did not open a window on \(display)")
         }
-        _ = try? xdotool(["mousemove", "300", "300"])  // focus without a window manager
+        adoptWindowOwners()
+        _ = try? xdotool(["mousemove", "\(launch.pointer.x)", "\(launch.pointer.y)"])  // focus without a window manager
+    }
+
+    /// The display's mapped windows, by name or class (weston's window is found by class only).
+    func visibleWindows() -> Set<String> {
+        let found = [["--name", "."], ["--class", "."]].map { (try? xdotool(["search", "--onlyvisible"] + $0)) ?? "" }
+        return Set(found.flatMap { $0.split(separator: "\n").map(String.init) })
+    }
+
+    /// Adds the processes owning the display's windows that were not started here (GNOME Terminal's
+    /// server, started by its session bus) to what `stop()` ends.
+    private func adoptWindowOwners() {
+        for window in visibleWindows() {
+            guard let owner = (try? xdotool(["getwindowpid", String(window)])).flatMap({ pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }),
+                  owner > 0 else { continue }
+            pids.withLock { if !$0.contains(owner) { $0.append(owner) } }
+        }
     }
 
     deinit { stop() }
@@ -103,6 +120,7 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
                 waitpid(pid, &status, 0)
             }
         }
+        try? FileManager.default.removeItem(atPath: runtime)
     }
 
     /// Sends X key names (`Next`, `j`, `ctrl+l`, `Return`) one after another.

@@ -2,14 +2,15 @@ import Foundation
 import Testing
 import TestSupport
 
-/// iTerm2 inline images (OSC 1337) in a real mlterm: `--print --renderer iterm2`, then the gallery,
-/// each image in its own cell (colours read back from a screenshot; mlterm answers no probe that
-/// names it, so the renderer is forced).
-@Suite(.endToEnd, EndToEnd.needs(.mlterm))
-struct MltermITermGalleryTests {
-    @Test(.timeLimit(.minutes(2)))
-    func itermImagesShowInPrintAndGrid() async throws {
-        let dir = try Fixtures.temporaryDirectory("mlterm-iterm2")
+/// iTerm2 inline images (OSC 1337) in a real mlterm and a real Konsole: `--print --renderer iterm2`,
+/// then the gallery, each image in its own cell (colours read back from a screenshot; neither picks
+/// iTerm2 by itself — mlterm answers no probe that names it, Konsole gets kitty — so it is forced).
+@Suite(.endToEnd, EndToEnd.needs())
+struct ITermImagesGalleryTests {
+    @Test(.timeLimit(.minutes(2)), arguments: [GraphicalTerminal.Kind.mlterm, .konsole])
+    func itermImagesShowInPrintAndGrid(in kind: GraphicalTerminal.Kind) async throws {
+        if let missing = GraphicalTerminal.missingTools(for: kind) { print("skipped \(kind): \(missing)"); return }
+        let dir = try Fixtures.temporaryDirectory("\(kind)-iterm2")
         defer { try? FileManager.default.removeItem(at: dir) }
         try TestPNG.solid(width: 96, height: 64, rgba: (200, 30, 90, 255)).write(to: dir.appendingPathComponent("red.png"))
         try TestPNG.solid(width: 96, height: 64, rgba: (30, 200, 90, 255)).write(to: dir.appendingPathComponent("green.png"))
@@ -18,9 +19,9 @@ struct MltermITermGalleryTests {
         let sdgallery = "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) --renderer iterm2 --columns 3"
         let command = "cd \(dir.path) && \(sdgallery) --print list.txt; touch printed; read x; clear; \(sdgallery) list.txt; sleep 600"
         try await Blocking.run {
-            let mlterm = try GraphicalTerminal(kind: .mlterm, command: command, directory: "/tmp", displays: 60...69,
+            let terminal = try GraphicalTerminal(kind: kind, command: command, directory: "/tmp", displays: 60...69,
                                                background: "black", size: (150, 42))
-            defer { mlterm.stop() }
+            defer { terminal.stop() }
             func near(_ a: UInt8, _ b: Int) -> Bool { abs(Int(a) - b) <= 4 }
             func shown(_ screen: GraphicalTerminal.Histogram) -> Bool {
                 let red = screen.count { near($0.r, 200) && near($0.g, 30) && near($0.b, 90) }
@@ -29,12 +30,12 @@ struct MltermITermGalleryTests {
             }
             let printed = dir.appendingPathComponent("printed").path
             #expect(GraphicalTerminal.waitUntil(timeout: 40) { FileManager.default.fileExists(atPath: printed) })
-            let sheet = mlterm.wait(timeout: 20, shown)
+            let sheet = terminal.wait(timeout: 20, shown)
             #expect(sheet.ok, "--print: the iTerm2 images are not on screen")
-            try mlterm.type("x")
-            try mlterm.key("Return")
-            let grid = mlterm.wait(timeout: 30, shown)
-            if !grid.ok { try? mlterm.screenshot(to: dir.deletingLastPathComponent().path + "/mlterm-iterm2-failed.png") }
+            try terminal.type("x")
+            try terminal.key("Return")
+            let grid = terminal.wait(timeout: 30, shown)
+            if !grid.ok { try? terminal.screenshot(to: dir.deletingLastPathComponent().path + "/\(kind)-iterm2-failed.png") }
             #expect(grid.ok, "the grid's iTerm2 images are not on screen")
         }
     }

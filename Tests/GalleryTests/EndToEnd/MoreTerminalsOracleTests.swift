@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Konsole 22.12, foot 1.13 (on weston) and GNOME Terminal 3.46 (VTE 0.70), as a user meets them:
+/// the renderer the probe picks there (Konsole: kitty graphics, which `RendererSelection` prefers to
+/// its sixel; foot: sixel; GNOME Terminal: half blocks, the cell size from CSI 14t), and the screen
+/// oracle after paging while the throttled demo loads, then scrolling rows (settled == Ctrl-L).
+@Suite(.endToEnd, EndToEnd.needs(.convert, .script), .serialized)
+struct MoreTerminalsOracleTests {
+    static let kinds: [GraphicalTerminal.Kind] = [.konsole, .foot, .gnomeTerminal]
+
+    /// Defects these terminals show that are not theirs (a report each, for the lead).
+    static let knownIssues: [GraphicalTerminal.Kind: String] = [
+        .gnomeTerminal: "half blocks (any text renderer, xterm --renderer blocks too): after paging while loading, "
+            + "scrolling rows back (k) leaves some images' cells blank until Ctrl-L (65,286 px in GNOME Terminal, "
+            + "142,497 px in xterm with --renderer blocks)",
+    ]
+
+    /// The half-block defect behind GNOME Terminal's known issue, in xterm with `--renderer blocks`:
+    /// random-keys seed 1 (through the full view and back, then to the end) left cells 64, 65, 68, 69,
+    /// 70 and 73 blank until Ctrl-L (158,078 px; in GNOME Terminal 108,495 px, twice alike, and the
+    /// same with scrolling turned off for text kinds). Passes once the defect is fixed: then the known
+    /// issue is not recorded and Swift Testing says so.
+    @Test(.timeLimit(.minutes(4)), .enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "needs xterm"))
+    func halfBlocksThroughTheFullViewToTheEndShowEveryImageInXterm() async throws {
+        let keys = "Down Left Down l j Down k Left h Prior j Next Up g G Return p q Left Next Up G".split(separator: " ").map(String.init)
+        await withKnownIssue("half blocks: cells blank after the full view and G until Ctrl-L", isIntermittent: true) {
+            try await ScreenOracle.check(.xterm, label: "blocks-seed-1", arguments: "--demo --demo-rate 300k --renderer blocks",
+                                         settleTimeout: 90) { terminal, _ in
+                try terminal.xdotool(["key", "--delay", "150"] + keys)
+            }
+        }
+    }
+
+    /// What `--probe` must say in each terminal.
+    static let expected: [GraphicalTerminal.Kind: (renderer: String, cellSize: String)] = [
+        .xterm: ("renderer:            sixel\n", "("),
+        .mlterm: ("renderer:            sixel\n", "("),
+        .kitty: ("renderer:            kitty\n", "("),
+        .konsole: ("renderer:            kitty\n", "(TIOCGWINSZ)"),
+        .foot: ("renderer:            sixel\n", "(TIOCGWINSZ)"),
+        .gnomeTerminal: ("renderer:            half-block (truecolor)\n", "(CSI 14 t:"),
+    ]
+
+    /// In every terminal of the harness (the three older ones too: one table of what the probe sees).
+    @Test(.timeLimit(.minutes(3)), arguments: GraphicalTerminal.Kind.allCases)
+    func theProbeChoosesTheTerminalsBestRenderer(kind: GraphicalTerminal.Kind) async throws {
+        if let missing = GraphicalTerminal.missingTools(for: kind) { print("skipped \(kind): \(missing)"); return }
+        let dir = try Fixtures.temporaryDirectory("probe-\(kind)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = dir.appendingPathComponent("probe.txt").path
+        // script(1) keeps the probe on a terminal (the terminal's replies pass through it) and keeps its report.
+        let command = "script -q -f -c '\(EndToEnd.binary.path) --probe' \(report); touch probed; sleep 60"
+        let text = try await Blocking.run { () throws -> String in
+            let terminal = try GraphicalTerminal(kind: kind, command: command, directory: dir.path, displays: 60...69, size: (120, 36))
+            defer { terminal.stop() }
+            let probed = dir.appendingPathComponent("probed").path
+            #expect(GraphicalTerminal.waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: probed) })
+            return (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+        }
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n")
+        let summary = lines.split(separator: "\n").filter { $0.contains("terminal:") || $0.hasPrefix("probe:") || $0.hasPrefix("cell size:") || $0.hasPrefix("renderer:") }
+        print("probe in \(kind): \(summary.joined(separator: " | "))")
+        let want = try #require(Self.expected[kind])
+        #expect(lines.contains(want.renderer), "\(kind): \(lines)")
+        #expect(lines.contains("probe:               answered"), "\(kind): \(lines)")
+        #expect(lines.split(separator: "\n").contains { $0.hasPrefix("cell size:") && $0.contains(want.cellSize) }, "\(kind): \(lines)")
+    }
+
+    /// The blank-cells sequence of `LoadingAndResizeOracleTests` (paging while the demo loads at
+    /// 300 KB/s per image, then rows both ways): settled == Ctrl-L, and the demo's images are on screen.
+    @Test(.timeLimit(.minutes(5)), arguments: kinds)
+    func pagingWhileLoadingThenScrollingRowsSettlesAsARepaint(kind: GraphicalTerminal.Kind) async throws {
+        if let missing = GraphicalTerminal.missingTools(for: kind) { print("skipped \(kind): \(missing)"); return }
+        let started = Date()
+        let run = {
+            try await ScreenOracle.check(kind, label: "loading-rows", arguments: "--demo --demo-rate 300k", settleTimeout: 90,
+                                         inspect: { shot in
+                let colours = try EndToEnd.run("/usr/bin/convert", [shot, "-crop", "1100x700+0+0", "+repage", "-colors", "64", "-unique-colors", "-format", "%w", "info:"])
+                #expect((Int(colours.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 20, "no images on screen in \(kind)")
+            }, actions: LoadingAndResizeOracleTests.pageWhileLoadingThenScrollRows)
+        }
+        if let known = Self.knownIssues[kind] {
+            await withKnownIssue(Comment(rawValue: known), isIntermittent: true) { try await run() }
+        } else {
+            try await run()
+        }
+        print("oracle in \(kind): \(String(format: "%.1f", Date().timeIntervalSince(started))) s")
+    }
+}
