@@ -107,7 +107,7 @@ struct HeadProbeTests {
     /// decoder looks), a progressive JPEG cell stops at the window holding its DC scans.
     @Test func anUnthrottledProgressiveJPEGStopsAtTheWindowWithItsDCScans() async throws {
         let body = try await SufficientDownloadTests.progressiveJPEG(width: 3200, height: 2400)
-        let dcEnd = SufficientDownloadTests.endOfFirstScan(body)
+        let dcEnd = JPEGScans.ends(body)[0]
         let kit = try await ManagerTestKit.make()
         Self.serve(kit, "/prog.jpg", body)
         let result = try #require(await Self.cell(kit, "/prog.jpg", PixelSize(width: 400, height: 300)))
