@@ -59,6 +59,19 @@ extension ImageDownloadOperation {
         return false
     }
 
+    /// Where a resumed progressive JPEG's first window ends when every handler stops once its image
+    /// is final (half again the bytes kept, at least 64 KB more): the kept bytes (a cell's scans,
+    /// from an earlier run) often hold the image already, and a fast link would otherwise stream
+    /// the rest of the file before the decoder looks. Nil: resume to the end.
+    func resumeWindowEnd(_ partial: PartialDownload) -> Int64? {
+        let handlers = state.withLock { Array($0.handlers.values) }
+        guard !setup.isConditional, !handlers.isEmpty, handlers.allSatisfy({ $0.stopsWhenSufficient && $0.decodeOptions.targetSize != nil }),
+              Self.isProgressiveJPEG(partial.data) else { return nil }
+        let kept = Int64(partial.data.count)
+        let end = max(kept + Int64(Self.headProbeLength), kept * 3 / 2)
+        return partial.totalLength > end ? end : nil
+    }
+
     /// Network thread, the probe's body ended: on the lane, the decoder gets the head's last bytes
     /// and decides (`stopIfSufficient`); when the head is not enough, the operation continues from
     /// where it stopped (`Range` + `If-Range`; without a validator, the plain request). False when
