@@ -60,15 +60,15 @@ extension ImageDownloadOperation {
     }
 
     /// Where a resumed progressive JPEG's first window ends when every handler stops once its image
-    /// is final (half again the bytes kept, at least 64 KB more): the kept bytes (a cell's scans,
-    /// from an earlier run) often hold the image already, and a fast link would otherwise stream
-    /// the rest of the file before the decoder looks. Nil: resume to the end.
+    /// is final (64 KB past the bytes kept; the windows after it grow by half): the kept bytes (a
+    /// cell's scans, from an earlier run) often hold the image already, and a fast link would
+    /// otherwise stream the rest of the file before the decoder looks. Nil: resume to the end.
     func resumeWindowEnd(_ partial: PartialDownload) -> Int64? {
         let handlers = state.withLock { Array($0.handlers.values) }
         guard !setup.isConditional, !handlers.isEmpty, handlers.allSatisfy({ $0.stopsWhenSufficient && $0.decodeOptions.targetSize != nil }),
               Self.isProgressiveJPEG(partial.data) else { return nil }
         let kept = Int64(partial.data.count)
-        let end = max(kept + Int64(Self.headProbeLength), kept * 3 / 2)
+        let end = kept + Int64(Self.headProbeLength)
         return partial.totalLength > end ? end : nil
     }
 

@@ -148,6 +148,33 @@ import TestSupport
         await kit.tearDown()
     }
 
+    /// A second load of the cell (a later run: nothing in memory, no original on disk) resumes the
+    /// kept bytes in a 64 KB window, not to the end: they hold the cell's scans already.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg"), "needs cjpeg (libjpeg-turbo-progs)"))
+    func aSecondLoadOfTheCellResumesInAWindowNotToTheEnd() async throws {
+        let body = try await Self.progressiveJPEG(width: 1024, height: 768)
+        let kit = try await ManagerTestKit.make(memory: false)
+        var stub = StubResponse.ok(body, contentType: "image/jpeg")
+        stub.etag = "\"w1\""
+        stub.bytesPerSecond = 1_000_000
+        kit.server.route("/w.jpg", stub)
+        let url = kit.server.url("/w.jpg")
+        let size = PixelSize(width: 120, height: 90)
+        _ = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: size)
+        _ = await kit.server.waitUntil { $0.filter { $0.path == "/w.jpg" }.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
+        let before = kit.server.requests(to: "/w.jpg").count
+        kit.server.route("/w.jpg", { var fast = StubResponse.ok(body, contentType: "image/jpeg"); fast.etag = "\"w1\""; return fast }())
+        let again = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: size)
+        #expect(again.last?.isFinished == true && again.last?.image?.size == size)
+        _ = await kit.server.waitUntil { $0.filter { $0.path == "/w.jpg" }.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
+        let second = Array(kit.server.requests(to: "/w.jpg").dropFirst(before))
+        let sent = second.reduce(0) { $0 + $1.bytesSent }
+        print("second load: \(second.map { "\($0.header("Range") ?? "-") → \($0.status), \($0.bytesSent) B" })")
+        #expect(second.first?.status == 206 && second.first?.header("Range")?.hasSuffix("-") == false)
+        #expect(sent <= 65_536, "sent \(sent) of the \(body.count) B file again")
+        await kit.tearDown()
+    }
+
     /// An Adam7 PNG for a cell at most 1/8 of it stops after its first pass (one pixel of every
     /// 8×8 block, 1/64 of the pixels): the cell shows exactly those pixels; the full view resumes.
     @Test func anAdam7PNGCellStopsAfterItsFirstPass() async throws {
