@@ -30,7 +30,10 @@ struct sdg_jpeg {
     uint8_t *pixels;         // out_w × out_h × 4
     uint8_t *row4;           // one CMYK row
     long warnings;
-    int dc_scan[SDG_JPEG_MAX_COMPONENTS];  // the scan that carried each component's first DC bits (0: none yet)
+    // Per component and zigzag coefficient: the successive-approximation low bits still missing
+    // (Al of the last scan that carried it; 0xFF: not carried yet), from the scan headers seen.
+    uint8_t missing_bits[SDG_JPEG_MAX_COMPONENTS][DCTSIZE2];
+    int sufficient_scan[4];  // per scale 1/8, 1/4, 1/2 (index log2 of the denominator): see sdg_jpeg_sufficient_scan
     char message[JMSG_LENGTH_MAX + 1];
 };
 
@@ -101,6 +104,7 @@ sdg_jpeg *sdg_jpeg_create(void) {
         return NULL;
     }
     jpeg_create_decompress(&d->cinfo);
+    memset(d->missing_bits, 0xFF, sizeof d->missing_bits);
     jpeg_save_markers(&d->cinfo, JPEG_APP0 + 1, 0xFFFF);
     d->src.init_source = sdg_init_source;
     d->src.fill_input_buffer = sdg_fill_input_buffer;
@@ -295,24 +299,52 @@ int sdg_jpeg_advance(sdg_jpeg *d) {
     return SDG_JPEG_DONE;
 }
 
-// Notes which components the scan whose header was just read starts the DC of (Ss = 0, Ah = 0).
-static void sdg_note_scan(sdg_jpeg *d) {
-    struct jpeg_decompress_struct *c = &d->cinfo;
-    if (c->Ss != 0 || c->Ah != 0) return;
-    for (int i = 0; i < c->comps_in_scan && i < MAX_COMPS_IN_SCAN; i++) {
-        int ci = c->cur_comp_info[i] ? c->cur_comp_info[i]->component_index : -1;
-        if (ci >= 0 && ci < SDG_JPEG_MAX_COMPONENTS && d->dc_scan[ci] == 0) d->dc_scan[ci] = c->input_scan_number;
-    }
+// Zigzag position of the coefficient in natural row r, column c (the JPEG standard's order).
+static const uint8_t sdg_zigzag_of_natural[DCTSIZE2] = {
+     0,  1,  5,  6, 14, 15, 27, 28,
+     2,  4,  7, 13, 16, 26, 29, 42,
+     3,  8, 12, 17, 25, 30, 41, 43,
+     9, 11, 18, 24, 31, 40, 44, 53,
+    10, 19, 23, 32, 39, 45, 52, 54,
+    20, 22, 33, 38, 46, 51, 55, 60,
+    21, 34, 37, 47, 50, 56, 59, 61,
+    35, 36, 48, 49, 57, 58, 62, 63,
+};
+
+// Whether, as of the scans seen, scale 1/(1 << shift) is final: every component has every coefficient
+// of its low (8 >> shift)² square with at most `shift` low bits missing (see sdg_jpeg_sufficient_scan).
+static int sdg_scale_complete(const sdg_jpeg *d, int shift) {
+    int n = DCTSIZE >> shift;
+    for (int ci = 0; ci < d->cinfo.num_components && ci < SDG_JPEG_MAX_COMPONENTS; ci++)
+        for (int r = 0; r < n; r++)
+            for (int c = 0; c < n; c++)
+                if (d->missing_bits[ci][sdg_zigzag_of_natural[r * DCTSIZE + c]] > shift) return 0;
+    return 1;
 }
 
-int sdg_jpeg_dc_scan(const sdg_jpeg *d) {
-    if (!d->configured || !d->buffered) return 0;
-    int last = 0;
-    for (int ci = 0; ci < d->cinfo.num_components && ci < SDG_JPEG_MAX_COMPONENTS; ci++) {
-        if (d->dc_scan[ci] == 0) return 0;
-        if (d->dc_scan[ci] > last) last = d->dc_scan[ci];
+// Notes what the scan whose header was just read carries (its components, its band Ss..Se and its
+// point transform Al), and the first scan after which each scale is final.
+static void sdg_note_scan(sdg_jpeg *d) {
+    struct jpeg_decompress_struct *c = &d->cinfo;
+    if (c->Ss < 0 || c->Se > DCTSIZE2 - 1 || c->Ss > c->Se) return;
+    for (int i = 0; i < c->comps_in_scan && i < MAX_COMPS_IN_SCAN; i++) {
+        int ci = c->cur_comp_info[i] ? c->cur_comp_info[i]->component_index : -1;
+        if (ci < 0 || ci >= SDG_JPEG_MAX_COMPONENTS) continue;
+        for (int k = c->Ss; k <= c->Se; k++)
+            if (c->Al < d->missing_bits[ci][k]) d->missing_bits[ci][k] = (uint8_t)c->Al;
     }
-    return last;
+    for (int shift = 1; shift <= 3; shift++)
+        if (d->sufficient_scan[shift] == 0 && sdg_scale_complete(d, shift)) d->sufficient_scan[shift] = c->input_scan_number;
+}
+
+int sdg_jpeg_sufficient_scan(const sdg_jpeg *d, int scale_denom) {
+    if (!d->configured || !d->buffered) return 0;
+    switch (scale_denom) {
+    case 8: return d->sufficient_scan[3];
+    case 4: return d->sufficient_scan[2];
+    case 2: return d->sufficient_scan[1];
+    default: return 0;
+    }
 }
 
 int sdg_jpeg_rows(const sdg_jpeg *d) { return d->rows; }

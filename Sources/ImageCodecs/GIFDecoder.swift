@@ -79,8 +79,10 @@ enum GIFDecoder {
         )
     }
 
-    /// The frame's colour indices in display row order (de-interlaced).
-    private static func readFrame(_ gif: UnsafeMutablePointer<GifFileType>, limit: Int) throws -> [UInt8] {
+    /// The frame's colour indices in display row order (de-interlaced). `firstPassOnly` (an
+    /// interlaced frame): only its first pass, every 8th row from row 0, each standing for the 7
+    /// rows below it.
+    private static func readFrame(_ gif: UnsafeMutablePointer<GifFileType>, limit: Int, firstPassOnly: Bool = false) throws -> [UInt8] {
         let desc = gif.pointee.Image
         let w = Int(desc.Width), h = Int(desc.Height)
         guard w > 0, h > 0 else { throw DecodeError.corrupt(format: "GIF", reason: "empty frame") }
@@ -88,14 +90,56 @@ enum GIFDecoder {
         var indices = [UInt8](repeating: 0, count: w * h)
         var order = Array(0..<h)
         if desc.Interlace {
-            order = [(0, 8), (4, 8), (2, 4), (1, 2)].flatMap { start, step in Array(stride(from: start, to: h, by: step)) }
+            let passes = firstPassOnly ? [(0, 8)] : [(0, 8), (4, 8), (2, 4), (1, 2)]
+            order = passes.flatMap { start, step in Array(stride(from: start, to: h, by: step)) }
         }
         try indices.withUnsafeMutableBufferPointer { buffer in
             for row in order {
                 guard DGifGetLine(gif, buffer.baseAddress.map { $0 + row * w }, Int32(w)) == GIF_OK else { throw failure(gif.pointee.Error) }
             }
+            guard firstPassOnly && desc.Interlace, let base = buffer.baseAddress else { return }
+            for row in order {
+                for below in (row + 1)..<min(h, row + 8) { (base + below * w).update(from: base + row * w, count: w) }
+            }
         }
         return indices
+    }
+
+    /// An interlaced GIF whose target is at most 1/8 of its height, once the first pass of its first
+    /// frame has arrived: every 8th row, which holds every row the target shows, as the image (its
+    /// first frame: a cell shows no animation). Nil before, for other GIFs, or on any error.
+    static func firstPass(_ data: Data, options: DecodeOptions) -> Image? {
+        data.withUnsafeBytes { raw -> Image? in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+            var code: Int32 = 0
+            guard let gif = sdg_gif_open_memory(base, raw.count, &code) else { return nil }
+            defer { sdg_gif_close(gif) }
+            let canvasSize = PixelSize(width: Int(gif.pointee.SWidth), height: Int(gif.pointee.SHeight))
+            let geometry = DecodeGeometry(stored: canvasSize, box: options.targetSize)
+            guard options.targetSize != nil, canvasSize.width > 0, geometry.target.height * 8 <= canvasSize.height,
+                  (try? geometry.checkLimit(options.pixelLimit)) != nil,
+                  OutputBudget(limit: options.outputByteLimit, working: canvasSize.area * 4 * 2, frame: geometry.target.area * 4).allows(frames: 1)
+            else { return nil }
+            var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
+            var loopCount = 1
+            while true {
+                var record = UNDEFINED_RECORD_TYPE
+                guard DGifGetRecordType(gif, &record) == GIF_OK else { return nil }
+                switch record {
+                case IMAGE_DESC_RECORD_TYPE:
+                    guard DGifGetImageDesc(gif) == GIF_OK, gif.pointee.Image.Interlace,
+                          let indices = try? readFrame(gif, limit: options.pixelLimit, firstPassOnly: true) else { return nil }
+                    var compositor = GIFCompositor(size: canvasSize)
+                    guard (try? compositor.draw(gif.pointee.Image, indices: indices, global: gif.pointee.SColorMap, control: control)) != nil else { return nil }
+                    let bitmap = Bitmap(width: canvasSize.width, height: canvasSize.height, pixels: compositor.canvas)
+                    return bitmap.scaled(to: geometry.target).image(sourceSize: canvasSize)
+                case EXTENSION_RECORD_TYPE:
+                    guard (try? readExtension(gif, control: &control, loopCount: &loopCount)) != nil else { return nil }
+                default:
+                    return nil
+                }
+            }
+        }
     }
 
     /// Reads one extension: the graphics control block (delay, disposal, transparency) and the

@@ -23,7 +23,8 @@ public protocol IncrementalDecoding: AnyObject {
     func finish() throws -> Image
     /// An image from the bytes so far that is already final at the target size (a JPEG's EXIF
     /// thumbnail no smaller than the target and of the image's aspect; a progressive JPEG's DC
-    /// scans or an Adam7 PNG's first pass when the target is at most 1/8 of the image per axis):
+    /// scans (its 1/4 or 1/2 scans, decided from its scan script, when the target needs that scale) or
+    /// an Adam7 PNG's first pass when the target is at most 1/8 of the image per axis):
     /// nothing later would add a pixel the target shows. Nil when more bytes are needed.
     func sufficientImage() -> Image?
 }

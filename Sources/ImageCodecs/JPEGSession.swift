@@ -144,15 +144,17 @@ final class JPEGSession {
         return status
     }
 
-    /// A progressive file whose target is at most 1/8 of it per axis, once every component's first
-    /// DC scan has arrived: the 1/8-scale image, which has every pixel the target needs (a DCT
-    /// decode at 1/8 uses only DC coefficients), as final. Nil before, or when more is needed.
+    /// A progressive file decoded at 1/8, 1/4 or 1/2 for its target, once the scans that carry that
+    /// scale's coefficients have arrived (`sdg_jpeg_sufficient_scan`: each component's low (8/d)²
+    /// coefficients with at most log2(d) low bits missing — the DC scans for 1/8): the image at that
+    /// scale, which has every pixel the target needs, as final. Nil before, or when the target needs
+    /// the full scale.
     func sufficientImage() -> Image? {
         if pending > 0 { advance() }
-        guard buffered, error == nil, let geometry, geometry.jpegScaleDenominator == 8 else { return nil }
-        let dcScan = Int(sdg_jpeg_dc_scan(handle))
+        guard buffered, error == nil, let geometry, geometry.jpegScaleDenominator > 1 else { return nil }
+        let needed = Int(sdg_jpeg_sufficient_scan(handle, Int32(geometry.jpegScaleDenominator)))
         let scans = Int(sdg_jpeg_completed_scans(handle))
-        guard dcScan > 0, scans >= dcScan else { return nil }
+        guard needed > 0, scans >= needed else { return nil }
         if scans > shownScans, render(scan: scans) < Int32(SDG_JPEG_OK) { return nil }
         lastPartial = snapshot()
         return lastPartial

@@ -2,7 +2,8 @@ import Foundation
 
 /// The incremental decoder `ImageCoders` hands out: holds the first bytes until the format is known
 /// (16 bytes or `finish()`), then streams into a JPEG or PNG session, or keeps the bytes for a
-/// one-shot decode at the end (GIF, WebP, and anything else, which then fails with a clear error).
+/// one-shot decode at the end (GIF, WebP, and anything else, which then fails with a clear error;
+/// an interlaced GIF's first pass can be final before, `GIFDecoder.firstPass`).
 final class SniffingDecoder: IncrementalDecoding {
     private enum Stage {
         case sniffing(Data)
@@ -15,6 +16,8 @@ final class SniffingDecoder: IncrementalDecoding {
     private static let sniffLength = 16
     private let options: DecodeOptions
     private var stage: Stage = .sniffing(Data())
+    /// Bytes a GIF had when its first pass was last looked for (`sufficientImage`).
+    private var gifTriedAt = 0
 
     init(options: DecodeOptions) { self.options = options }
 
@@ -45,6 +48,10 @@ final class SniffingDecoder: IncrementalDecoding {
         switch stage {
         case .jpeg(let session): return session.exifThumbnailImage() ?? session.sufficientImage()
         case .png(let session): return session.sufficientImage()
+        case .buffering(let data) where data.count >= gifTriedAt * 2 && ImageFormat.sniff(data) == .gif:
+            // Parsed from the start each time: looked at again only once the bytes doubled.
+            gifTriedAt = data.count
+            return GIFDecoder.firstPass(data, options: options)
         default: return nil
         }
     }

@@ -62,9 +62,16 @@ int sdg_jpeg_scan_limited(const sdg_jpeg *d);
 int sdg_jpeg_rows(const sdg_jpeg *d);
 /// Scans whose data has fully arrived (buffered mode).
 int sdg_jpeg_completed_scans(const sdg_jpeg *d);
-/// Buffered mode: the scan after which every component has had its first DC scan (the 1/8-scale
-/// image is then complete, its DC maybe without its successive-approximation low bits); 0 before.
-int sdg_jpeg_dc_scan(const sdg_jpeg *d);
+/// Buffered mode: the scan after which a decode at scale 1/`scale_denom` (8, 4 or 2) is final for
+/// its output, decided from the scan script (the scan headers seen so far); 0 before, or for another
+/// scale. The rule: an output pixel at 1/d is made from each component's low (8/d)×(8/d) coefficients
+/// (1/8: the DC; 1/4: the 2×2 square, zigzag 0, 1, 2, 4; 1/2: the 4×4 square, up to zigzag 24); each of
+/// them must have arrived with at most log2(d) successive-approximation low bits missing (Al ≤ 3, 2, 1).
+/// A missing low bit doubles a coefficient's quantisation step; an output pixel sums (8/d)² of them, so
+/// its error grows as (8/d)·2^Al and the rule keeps it at the one step the encoder already spent.
+/// libjpeg's default script is final at 1/8 after scan 1 (DC, Al 1), at 1/4 after scan 4 (luma 1–5 at
+/// Al 2, chroma 1–63 at Al 1) and at 1/2 after scan 6 (luma 1–63 refined to Al 1).
+int sdg_jpeg_sufficient_scan(const sdg_jpeg *d, int scale_denom);
 /// Buffered mode: renders the image as of scan `scan` (≤ completed scans) into the output.
 /// If the whole input is in and `scan` is the last one, also finishes the decompression.
 int sdg_jpeg_render_scan(sdg_jpeg *d, int scan);

@@ -117,6 +117,7 @@ public enum GalleryRunner {
                                  mode: options.viewMode, columnsOverride: options.columns)
         model.prefetchScreens = 1
         let painter = components.makePainter(options, caps)
+        model.samplesPerCell = painter.samplesPerCell
         screen.scrollsWithText = painter.scrollsWithText
         screen.scrollsBackWithText = painter.scrollsBackWithText
         screen.textOverwritesOnlyItsCells = painter.textOverwritesOnlyItsCells

@@ -41,8 +41,9 @@ public struct ContactSheet: Sendable {
                        write: (String) -> Void) -> Int {
         let layout = GalleryLayout(mode: .grid, terminal: CellSize(columns: width, rows: 10_000), cellPixels: cellPixels, columnsOverride: columns)
         let imageRows = depth == nil ? 0 : min(layout.imageRows, max(1, layout.cellWidth))
-        let target = CellRect(column: 0, row: 0, columns: layout.cellWidth, rows: imageRows).pixelSize(cellPixels: cellPixels)
         let painter = self.painter ?? RendererPainter(renderer: HalfBlockRenderer(colorDepth: depth ?? .truecolor))
+        let target = CellRect(column: 0, row: 0, columns: layout.cellWidth, rows: imageRows)
+            .pixelSize(cellPixels: DecodePixels.perCell(cellPixels: cellPixels, samples: painter.samplesPerCell))
         var failures = 0
         var start = 0
         var uploaded = Set<UInt32>()

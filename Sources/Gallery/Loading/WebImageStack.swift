@@ -44,7 +44,7 @@ public final class WebImageStack: Sendable {
                 return RendererPainter(selection: selection, background: caps.backgroundColor, terminal: caps.terminalName,
                                        cache: EncodedOutputCache(costLimit: Self.encodedOutputLimit(options)))
             },
-            loadForPrint: { [self] entry, target in await load(entry, target: target, options: Self.requestOptions(options)) },
+            loadForPrint: { [self] entry, target in await load(entry, target: target, options: Self.printOptions(options)) },
             probeReport: { options in
                 TerminalCapabilities.detect(timeoutMilliseconds: 250).applying(options).report(option: options.renderer)
             },
@@ -128,6 +128,12 @@ public final class WebImageStack: Sendable {
         if options.refresh { result.insert(.refreshCached) }
         if !options.noProgressive { result.insert(.progressiveLoad) }
         return result
+    }
+
+    /// `--print`'s: a sheet's cell stops its transfer (or its file read) once its image is final at
+    /// the cell's size, as the gallery's cells do (not with `--refresh`).
+    static func printOptions(_ options: GalleryOptions) -> ImageRequest.Options {
+        options.refresh ? requestOptions(options) : requestOptions(options).union([.progressiveLoad, .stopWhenSufficient])
     }
 
     /// Downloader start/stop → the status bar (active, queued, bytes), through the inbox. The counts

@@ -24,6 +24,9 @@ public struct GalleryModel: Sendable {
     public private(set) var terminal: CellSize
     /// Pixel size of one cell.
     public private(set) var cellPixels: PixelSize
+    /// Image pixels one cell shows when the renderer draws text (`CellPainter.samplesPerCell`);
+    /// nil for bitmaps. Targets then ask for that many pixels per cell, not the cell's pixels.
+    public var samplesPerCell: PixelSize?
     /// `--columns`, when given.
     public let columnsOverride: Int?
     /// The current layout.
@@ -88,8 +91,10 @@ public struct GalleryModel: Sendable {
         return first..<min(count, first + layout.pageCapacity)
     }
 
-    /// The target pixel size for an image drawn in `rect`.
-    public func target(for rect: CellRect) -> PixelSize { rect.pixelSize(cellPixels: cellPixels) }
+    /// The target pixel size for an image drawn in `rect`: the pixels its cells can show.
+    public func target(for rect: CellRect) -> PixelSize {
+        rect.pixelSize(cellPixels: DecodePixels.perCell(cellPixels: cellPixels, samples: samplesPerCell))
+    }
 
     /// Where each visible item is drawn.
     public var placements: [ItemPlacement] {

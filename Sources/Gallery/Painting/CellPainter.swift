@@ -21,6 +21,9 @@ public protocol CellPainter: Sendable {
     /// Whether text leaves what it draws on the rest of the row alone
     /// (`RendererSelection.textOverwritesOnlyItsCells`).
     var textOverwritesOnlyItsCells: Bool { get }
+    /// Image pixels one cell of this painter's output shows, when it draws text (half blocks 1×2,
+    /// quadrants 2×2, sextants 2×3, ASCII 1×1); nil for bitmaps, which show the cell's pixels.
+    var samplesPerCell: PixelSize? { get }
 }
 
 extension CellPainter {
@@ -34,4 +37,6 @@ extension CellPainter {
     public var scrollsBackWithText: Bool { scrollsWithText }
     /// No: a painter that does not say has every image on a changed row sent again.
     public var textOverwritesOnlyItsCells: Bool { false }
+    /// Nil: a painter that does not say shows every pixel of its cells.
+    public var samplesPerCell: PixelSize? { nil }
 }

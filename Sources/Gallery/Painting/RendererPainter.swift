@@ -44,6 +44,18 @@ public struct RendererPainter: CellPainter {
         self.textOverwritesOnlyItsCells = textOverwritesOnlyItsCells
     }
 
+    /// The renderer's samples per cell: text renderers show a few pixels per cell, whatever the
+    /// cell's size in pixels.
+    public var samplesPerCell: PixelSize? {
+        switch renderer.identity.kind {
+        case .sixel, .kitty, .iterm2: nil
+        case .halfBlock: PixelSize(width: 1, height: 2)
+        case .quadrant: PixelSize(width: 2, height: 2)
+        case .sextant: PixelSize(width: 2, height: 3)
+        case .ascii: PixelSize(width: 1, height: 1)
+        }
+    }
+
     /// Paints `image` inside `cells`; nil when the rectangle is empty or the image unusable.
     public func paint(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? {
         guard cells.columns > 0, cells.rows > 0 else { return nil }

@@ -25,14 +25,15 @@ public struct ImageDecoding: Sendable {
         self.rendersPartially = rendersPartially
     }
 
-    /// The real codecs (`ImageCoders`): JPEG and PNG render partially; GIF, WebP and anything that
-    /// is not an image are decoded once, at the end.
+    /// The real codecs (`ImageCoders`): JPEG and PNG render partially; a GIF goes to the incremental
+    /// decoder too (an interlaced first pass can be final early) but decodes at the end, as WebP and
+    /// anything that is not an image do.
     public static let standard = ImageDecoding(
         decode: { data, options in try ImageCoders.decode(data, options: options) },
         makeIncrementalDecoder: { options in ImageCoders.makeIncrementalDecoder(options: options) },
         rendersPartially: { head in
             let format = ImageFormat.sniff(head.prefix(16))
-            return format == .jpeg || format == .png
+            return format == .jpeg || format == .png || format == .gif
         })
 
     /// Runs `body`, turning any non-`DecodeError` into `.corrupt`.

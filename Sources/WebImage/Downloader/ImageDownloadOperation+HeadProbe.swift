@@ -6,10 +6,11 @@ import ImageCodecs
 /// there (`stopIfSufficient`). Otherwise the same operation continues with `If-Range` (the
 /// kept-partial path) up to 512 KB — a progressive file's DC scans, decided the same way once they
 /// are in, however fast the link (streaming, the whole body can arrive before the decoder looks) —
-/// and then to the end: at most two extra requests, not a byte more.
+/// then, for a progressive file, in windows each half again the bytes so far (its 1/4 or 1/2
+/// scans), and then to the end: a few extra requests, never a byte twice.
 /// A server that ignores `Range` sends the whole file (a 200), which is then read as usual.
 extension ImageDownloadOperation {
-    /// Bytes the head probe asks for, and where the second window ends.
+    /// Bytes the head probe asks for, and where the second window ends (the later ones grow by half).
     static let headProbeLength = 65_536
     static let secondWindowEnd: Int64 = 524_288
 
@@ -58,6 +59,19 @@ extension ImageDownloadOperation {
         return false
     }
 
+    /// Where a resumed progressive JPEG's first window ends when every handler stops once its image
+    /// is final (64 KB past the bytes kept; the windows after it grow by half): the kept bytes (a
+    /// cell's scans, from an earlier run) often hold the image already, and a fast link would
+    /// otherwise stream the rest of the file before the decoder looks. Nil: resume to the end.
+    func resumeWindowEnd(_ partial: PartialDownload) -> Int64? {
+        let handlers = state.withLock { Array($0.handlers.values) }
+        guard !setup.isConditional, !handlers.isEmpty, handlers.allSatisfy({ $0.stopsWhenSufficient && $0.decodeOptions.targetSize != nil }),
+              Self.isProgressiveJPEG(partial.data) else { return nil }
+        let kept = Int64(partial.data.count)
+        let end = kept + Int64(Self.headProbeLength)
+        return partial.totalLength > end ? end : nil
+    }
+
     /// Network thread, the probe's body ended: on the lane, the decoder gets the head's last bytes
     /// and decides (`stopIfSufficient`); when the head is not enough, the operation continues from
     /// where it stopped (`Range` + `If-Range`; without a validator, the plain request). False when
@@ -99,11 +113,12 @@ extension ImageDownloadOperation {
                 decoderBox.decoder = nil
                 return restartTransfer()
             }
-            // Only a progressive file's DC scans can be worth a second window.
-            let windowed = Int64(partial.data.count) < Self.secondWindowEnd && partial.totalLength > Self.secondWindowEnd
-                && Self.isProgressiveJPEG(partial.data)
+            // Only a progressive file's scans can be worth another window: its DC scans (1/8) within
+            // 512 KB, its 1/4 or 1/2 scans further in; each window half again the bytes so far.
+            let end = max(Self.secondWindowEnd, Int64(partial.data.count) * 3 / 2)
+            let windowed = partial.totalLength > end && Self.isProgressiveJPEG(partial.data)
             state.withLock { $0.decoderHasPartial = true }  // the decoder has every byte so far: it goes on from here
-            launch(resuming: partial, through: windowed ? Self.secondWindowEnd : nil)
+            launch(resuming: partial, through: windowed ? end : nil)
         }
         return true
     }

@@ -76,9 +76,10 @@ extension ImageDownloadOperation {
                 let now = ContinuousClock.now
                 let due = state.lastPartial.map { now - $0 >= interval } ?? true
                 // A transfer that may stop once the image is final at its size feeds the decoder
-                // every chunk of its first megabyte (rendering a partial only at the interval), so
-                // it stops on time; past that, a first scan or pass is rarely still to come.
-                let eager = state.data.count <= Self.eagerFeedLimit && state.handlers.values.contains { $0.stopsWhenSufficient }
+                // every chunk (rendering a partial only at the interval), so it stops on time: a
+                // 1/4 or 1/2 scale's scans can end megabytes in. The decoding is work the final
+                // image needs anyway, done while the bytes arrive; a busy lane batches the chunks.
+                let eager = state.handlers.values.contains { $0.stopsWhenSufficient }
                 if !state.partialInFlight && (due || eager) {
                     state.partialInFlight = true
                     if due { state.lastPartial = now }
@@ -105,9 +106,6 @@ extension ImageDownloadOperation {
             lane.async { [self] in decodePartial(appending: bytes, render: render) }
         }
     }
-
-    /// Bytes of a body fed to the decoder chunk by chunk when the transfer may stop early.
-    static let eagerFeedLimit = 1 << 20
 
     /// Lane: feed the incremental decoder and (`render`) deliver a partial image to every handler.
     private func decodePartial(appending bytes: Data, render: Bool) {

@@ -121,7 +121,7 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         guard began else { return }
         setup.events.post(.started(url))
         guard !setup.isConditional, let partials = setup.partials else { return launch(resuming: nil) }
-        partials.take(url) { [self] partial in launch(resuming: partial) }
+        partials.take(url) { [self] partial in launch(resuming: partial, through: partial.flatMap(resumeWindowEnd)) }
     }
 
     /// Sends the request (with `Range` / `If-Range` for `partial`) unless cancelled meanwhile, when

@@ -36,7 +36,8 @@ extension ImageManager {
     func fetch(_ load: Load, cached: CachedCopy?) {
         guard !load.operation.isCancelled else { return }
         if load.url.isFileURL {
-            fileLoader.load(load.url, options: load.request.decodeOptions(pixelBudget: downloader.config.scaleDownPixelBudget)) { [self] result in
+            fileLoader.load(load.url, options: load.request.decodeOptions(pixelBudget: downloader.config.scaleDownPixelBudget),
+                            readingOnlyWhatIsNeeded: load.options.contains(.stopWhenSufficient)) { [self] result in
                 switch result {
                 case .success(let image):
                     if !load.options.contains(.skipMemoryStore) {

@@ -20,7 +20,12 @@ struct LocalFileLoader: Sendable {
 
     init(decode: @escaping @Sendable (Data, DecodeOptions) throws -> Image) { self.decode = decode }
 
-    func load(_ url: URL, options: DecodeOptions, done: @escaping @Sendable (Result<Image, ImageLoadError>) -> Void) {
+    /// Reads and decodes `url` for `options`. `readingOnlyWhatIsNeeded` (`.stopWhenSufficient` with a
+    /// target size): the file is read from its start only until its image is final at that size
+    /// (`ImageCoders.decodeFile`: a JPEG's EXIF thumbnail in its first 64 KB, a progressive JPEG's
+    /// scans for its scale), through the library decoders rather than `decode`.
+    func load(_ url: URL, options: DecodeOptions, readingOnlyWhatIsNeeded: Bool = false,
+              done: @escaping @Sendable (Result<Image, ImageLoadError>) -> Void) {
         queue.addOperation { [decode] in
             let path = url.path
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
@@ -38,6 +43,12 @@ struct LocalFileLoader: Sendable {
                 return
             }
             do {
+                if readingOnlyWhatIsNeeded, options.targetSize != nil {
+                    let handle = try FileHandle(forReadingFrom: url)
+                    defer { try? handle.close() }
+                    done(.success(try ImageCoders.decodeFile(handle, size: size, options: options).image))
+                    return
+                }
                 let data = try Data(contentsOf: url)
                 done(.success(try decode(data, options)))
             } catch let error as DecodeError {

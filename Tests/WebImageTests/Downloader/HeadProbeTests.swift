@@ -107,7 +107,7 @@ struct HeadProbeTests {
     /// decoder looks), a progressive JPEG cell stops at the window holding its DC scans.
     @Test func anUnthrottledProgressiveJPEGStopsAtTheWindowWithItsDCScans() async throws {
         let body = try await SufficientDownloadTests.progressiveJPEG(width: 3200, height: 2400)
-        let dcEnd = SufficientDownloadTests.endOfFirstScan(body)
+        let dcEnd = JPEGScans.ends(body)[0]
         let kit = try await ManagerTestKit.make()
         Self.serve(kit, "/prog.jpg", body)
         let result = try #require(await Self.cell(kit, "/prog.jpg", PixelSize(width: 400, height: 300)))
@@ -117,6 +117,25 @@ struct HeadProbeTests {
         print("progressive \(body.count) B, DC scan ends at \(dcEnd): requests \(requests.map { "\($0.header("Range") ?? "-") → \($0.status), \($0.bytesSent) B" })")
         #expect(dcEnd < 524_288 && sent <= 524_288 && sent < body.count / 2, "sent \(sent) of \(body.count)")
         #expect(kit.manager.downloader.partials.urls == [kit.server.url("/prog.jpg")])
+        await kit.tearDown()
+    }
+
+    /// Also for a cell that needs 1/4: the windows grow by half (512 KB, then 1.5× the bytes so far)
+    /// and the transfer stops at the first one holding scan 4 (libjpeg's default script), instead
+    /// of streaming the rest of the file after the 512 KB window.
+    @Test func anUnthrottledProgressiveJPEGNeedingOneQuarterStopsAtTheWindowWithItsScans() async throws {
+        let body = try await SufficientDownloadTests.progressiveJPEG(width: 3200, height: 2400)
+        let ends = JPEGScans.ends(body)
+        let kit = try await ManagerTestKit.make()
+        Self.serve(kit, "/prog4.jpg", body)
+        // 600×450: more than 1/8 (400×300), at most 1/4 (800×600).
+        let result = try #require(await Self.cell(kit, "/prog4.jpg", PixelSize(width: 600, height: 450)))
+        #expect(result.isFinished && result.image?.size == PixelSize(width: 600, height: 450))
+        let requests = kit.server.requests(to: "/prog4.jpg")
+        let sent = requests.map(\.bytesSent).reduce(0, +)
+        print("progressive \(body.count) B, scan 4 ends at \(ends[3]): requests \(requests.map { "\($0.header("Range") ?? "-") → \($0.status), \($0.bytesSent) B" })")
+        #expect(sent >= ends[3] && sent <= ends[3] * 3 / 2 + 65_536 && sent < body.count * 3 / 4, "sent \(sent) of \(body.count)")
+        #expect(kit.manager.downloader.partials.urls == [kit.server.url("/prog4.jpg")])
         await kit.tearDown()
     }
 }

@@ -30,3 +30,55 @@ import TestSupport
         #expect(most <= LocalFileLoader.maxConcurrentLoads, "\(most) loads at once")
     }
 }
+
+/// A local file for a small cell is read only as far as the cell needs (`.stopWhenSufficient`): a
+/// camera JPEG's first 64 KB when its EXIF thumbnail covers the cell, a progressive JPEG's DC scans
+/// at 1/8; what the network does with `Range`.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg"), "needs cjpeg (libjpeg-turbo-progs)"))
+struct LocalFileReadingTests {
+    @Test func aCameraJPEGCellReadsItsFirst64KBAndShowsItsOrientedEXIFThumbnail() async throws {
+        let folder = try Fixtures.temporaryDirectory("local-exif")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let body = try await HeadProbeTests.cameraJPEG(orientation: 6)
+        let file = folder.appendingPathComponent("cam.jpg")
+        try body.write(to: file)
+        let cell = PixelSize(width: 60, height: 80)
+
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        let read = try ImageCoders.decodeFile(handle, size: body.count, options: DecodeOptions(targetSize: cell))
+        #expect(read.bytesRead == ImageCoders.fileHeadLength, "read \(read.bytesRead) of \(body.count)")
+        #expect(read.image.sourceByteCount == body.count && read.image.sourceFormat == .jpeg)
+
+        let kit = try await ManagerTestKit.make()
+        let results = LoadRecorder()
+        kit.manager.loadImage(with: ImageRequest(url: file, targetSize: cell, options: [.stopWhenSufficient])) { results.record($0) }
+        _ = await results.wait { $0.contains { $0.isFinished } }
+        let image = try #require(results.all.first { $0.isFinished }?.image)
+        #expect(image.size == cell && image.sourceSize == PixelSize(width: 1200, height: 1600))
+        // The thumbnail (red stored left half → top after the rotation), not the green-grey image.
+        let top = image.pixel(x: 30, y: 10), bottom = image.pixel(x: 30, y: 70)
+        #expect(top.r > 180 && top.b < 80, "top \(top)")
+        #expect(bottom.b > 180 && bottom.r < 80, "bottom \(bottom)")
+        await kit.tearDown()
+    }
+
+    @Test func aProgressiveJPEGCellReadsUpToItsScansAndALargerTargetReadsOn() async throws {
+        let body = try await SufficientDownloadTests.progressiveJPEG(width: 2048, height: 1536)
+        let folder = try Fixtures.temporaryDirectory("local-progressive")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("p.jpg")
+        try body.write(to: file)
+        func read(_ target: PixelSize) throws -> (image: Image, bytesRead: Int) {
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            return try ImageCoders.decodeFile(handle, size: body.count, options: DecodeOptions(targetSize: target))
+        }
+        let small = try read(PixelSize(width: 200, height: 150))  // 1/8: the DC scan
+        print("progressive \(body.count) B: a 200×150 cell read \(small.bytesRead) B (the DC scan ends at \(JPEGScans.ends(body)[0]))")
+        #expect(small.bytesRead < body.count / 4 && small.image.size == PixelSize(width: 200, height: 150))
+        let whole = try read(PixelSize(width: 2048, height: 1536))
+        #expect(whole.bytesRead == body.count)
+        #expect(whole.image.pixels == (try ImageCoders.decode(body, options: DecodeOptions(targetSize: PixelSize(width: 2048, height: 1536)))).pixels)
+    }
+}
