@@ -80,7 +80,9 @@ extension TerminalCapabilities {
         }
         sources["colours"] = "environment (COLORTERM/TERM)"
 
-        (caps.cellPixelSize, sources["cell size"]) = cellPixelSize(probe: probe, hints: hints)
+        (caps.cellPixelSize, caps.cellSizeSource) = cellPixelSize(
+            windowCell: probe.windowCellPixelSize, windowCells: probe.windowCells, replies: replies, hints: hints)
+        sources["cell size"] = caps.cellSizeSource.description
         caps.graphicsLimit = replies.graphicsLimit
         sources["graphics limit"] = replies.graphicsLimit == nil ? "not reported" : "XTSMGRAPHICS"
 

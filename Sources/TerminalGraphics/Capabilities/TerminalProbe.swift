@@ -78,8 +78,9 @@ public struct TerminalProbe: Sendable {
         guard isatty(input) == 1, isatty(output) == 1 else { return ProbeResult(status: .notATerminal) }
         let foreground = tcgetpgrp(output)
         if foreground != -1 && foreground != getpgrp() { return ProbeResult(status: .background) }
-        let windowCell = Self.windowCellPixelSize(output)
-        let windowCells = Self.windowCells(output)
+        let window = WindowSize.read(output)
+        let windowCell = window?.cellPixelSize
+        let windowCells = window?.cells
 
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { return ProbeResult(status: .failed, windowCellPixelSize: windowCell, windowCells: windowCells) }
@@ -130,25 +131,10 @@ public struct TerminalProbe: Sendable {
             elapsedMilliseconds: Self.nowMilliseconds() - start)
     }
 
-    /// Cell size from `TIOCGWINSZ` when the pixel fields are sane (xpixel ≥ 2·cols, ypixel ≥ 4·rows).
-    public static func windowCellPixelSize(_ fd: Int32) -> PixelSize? {
-        var size = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
-        return sane(columns: Int(size.ws_col), rows: Int(size.ws_row), xPixels: Int(size.ws_xpixel), yPixels: Int(size.ws_ypixel))
-    }
-
-    /// The window in cells from `TIOCGWINSZ`, nil when the ioctl fails or says 0.
-    public static func windowCells(_ fd: Int32) -> CellSize? {
-        var size = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
-        return CellSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
-    }
-
     /// The cell size for a window of `columns`×`rows` cells and `xPixels`×`yPixels` pixels, or nil
-    /// when the pixel fields are missing or implausible.
+    /// when the pixel fields are missing or implausible (`WindowSize.cell(of:over:)`).
     static func sane(columns: Int, rows: Int, xPixels: Int, yPixels: Int) -> PixelSize? {
-        guard columns > 0, rows > 0, xPixels >= 2 * columns, yPixels >= 4 * rows else { return nil }
-        return PixelSize.cell(width: xPixels / columns, height: yPixels / rows)
+        WindowSize.cell(of: PixelSize(width: xPixels, height: yPixels), over: CellSize(columns: columns, rows: rows))
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
