@@ -127,7 +127,8 @@ public struct ContactSheet: Sendable {
     /// transmitted and placed with a placement id per entry (the same image twice shows twice).
     func bitmapRows(_ pictures: [RenderedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int,
                     uploaded: inout Set<UInt32>) -> String {
-        var out = String(repeating: "\n", count: imageRows) + "\u{1B}[\(imageRows)A"
+        func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+        var out = String(repeating: "\n", count: imageRows) + text(EscapeSequence.cursorUp(imageRows))
         for (column, picture) in pictures.enumerated() {
             guard let picture, Self.isBitmap(picture) else { continue }
             let top = max(0, (imageRows - picture.cells.rows) / 2)
@@ -138,9 +139,10 @@ public struct ContactSheet: Sendable {
                     imageID: upload.id, placementID: UInt32(truncatingIfNeeded: firstIndex + column + 1),
                     cells: CellSize(columns: picture.cells.columns, rows: picture.cells.rows), tmuxPassthrough: upload.tmuxPassthrough)
             }
-            out += "\u{1B}7" + (top > 0 ? "\u{1B}[\(top)B" : "") + "\u{1B}[\(left + 1)G" + String(decoding: bytes, as: UTF8.self) + "\u{1B}8"
+            out += text(EscapeSequence.saveCursor + EscapeSequence.cursorDown(top) + EscapeSequence.cursorColumn(left + 1) + bytes
+                        + EscapeSequence.restoreCursor)
         }
-        return out + (imageRows > 1 ? "\u{1B}[\(imageRows - 1)B" : "")
+        return out + text(EscapeSequence.cursorDown(imageRows - 1))
     }
 }
 

@@ -71,7 +71,7 @@ public final class CursesScreen: Screen {
         textOverwritesOnlyItsCells = profile.textOverwritesOnlyItsCells
         size = CellSize(columns: Int(sdg_curses_cols()), rows: Int(sdg_curses_lines()))
         readWindow(askCellSize: false)  // the probe has just measured
-        if mouse { sdg_curses_write("\u{1B}[?1000h\u{1B}[?1006h", 16) }
+        if mouse { write(EscapeSequence.mouseReports(true)) }
         sdg_curses_flush()
     }
 
@@ -182,9 +182,9 @@ public final class CursesScreen: Screen {
         guard let screen = handle else { return }
         handle = nil
         write(writer.closingBytes())
-        if focusReports { write(Array("\u{1B}[?1004l".utf8)) }
+        if focusReports { write(EscapeSequence.focusReports(false)) }
         finishOutput()  // everything queued reaches the terminal before endwin writes to it
-        if mouse { sdg_curses_write("\u{1B}[?1006l\u{1B}[?1000l", 16) }
+        if mouse { write(EscapeSequence.mouseReports(false)) }
         sdg_curses_close(screen)
     }
 
@@ -196,14 +196,14 @@ public final class CursesScreen: Screen {
         guard handle != nil else { return }
         let queued = output != nil
         write(writer.closingBytes())
-        if focusReports { write(Array("\u{1B}[?1004l".utf8)) }
+        if focusReports { write(EscapeSequence.focusReports(false)) }
         finishOutput()
-        if mouse { sdg_curses_write("\u{1B}[?1006l\u{1B}[?1000l", 16) }
+        if mouse { write(EscapeSequence.mouseReports(false)) }
         sdg_curses_suspend()
-        if mouse { sdg_curses_write("\u{1B}[?1000h\u{1B}[?1006h", 16) }
+        if mouse { write(EscapeSequence.mouseReports(true)) }
         sdg_curses_flush()
         if queued { queueOutput(wakeDescriptor: wakeDescriptor) }
-        if focusReports { write(Array("\u{1B}[?1004h".utf8)) }
+        if focusReports { write(EscapeSequence.focusReports(true)) }
         _ = updateSize()
     }
 
@@ -212,7 +212,7 @@ public final class CursesScreen: Screen {
     public func reportFocus() {
         guard handle != nil, !focusReports else { return }
         focusReports = true
-        write(Array("\u{1B}[?1004h".utf8))
+        write(EscapeSequence.focusReports(true))
         sdg_curses_flush()
     }
 
@@ -221,7 +221,7 @@ public final class CursesScreen: Screen {
     /// parser.
     public func copyToClipboard(_ text: String) {
         guard handle != nil else { return }
-        write(Array("\u{1B}]52;c;".utf8) + Array(Data(text.utf8).base64EncodedString().utf8) + [0x07])
+        write(EscapeSequence.setClipboard(base64: Data(text.utf8).base64EncodedString()))
         sdg_curses_flush()
     }
 

@@ -64,12 +64,13 @@ public struct TerminalProbe: Sendable {
     /// geometry (`CSI ? 2 ; 1 ; 0 S`: xterm answers only the three-parameter form), DECRQM 2026,
     /// optional OSC 11, and DA1 last (every terminal answers it, so its reply ends the wait).
     public static func query(includeBackground: Bool, multiplexer: TerminalMultiplexer = .none) -> [UInt8] {
-        let kitty = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
-        var q = "\u{1B}[>q" + (multiplexer == .none ? kitty : "") + "\u{1B}[16t\u{1B}[14t\u{1B}[?2;1;0S" + "\u{1B}[?2026$p"
-        if multiplexer == .tmux { q += String(decoding: TmuxPassthrough.wrap(Array(kitty.utf8)), as: UTF8.self) }
-        if includeBackground { q += "\u{1B}]11;?\u{1B}\\" }
-        q += "\u{1B}[c"
-        return Array(q.utf8)
+        let kitty = KittyRenderer.command("i=31,s=1,v=1,a=q,t=d,f=24", payload: Array("AAAA".utf8)[...])
+        var q = EscapeSequence.terminalVersionQuery + (multiplexer == .none ? kitty : [])
+        q += EscapeSequence.cellSizeQuery + EscapeSequence.windowSizeQuery + EscapeSequence.graphicsGeometryQuery
+        q += EscapeSequence.synchronizedOutputQuery
+        if multiplexer == .tmux { q += TmuxPassthrough.wrap(kitty) }
+        if includeBackground { q += EscapeSequence.backgroundColorQuery }
+        return q + EscapeSequence.primaryDeviceAttributesQuery
     }
 
     /// Runs the probe. Never probes when either descriptor is not a tty or the process is not in

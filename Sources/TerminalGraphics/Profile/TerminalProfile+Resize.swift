@@ -2,7 +2,7 @@ import ImageCodecs
 
 extension TerminalProfile {
     /// What re-asks a cell size learnt from a reply: `CSI 16 t` (cell pixels), `CSI 14 t` (window pixels).
-    public static let cellSizeQuery: [UInt8] = EscapeSequence.csi("16t") + EscapeSequence.csi("14t")
+    public static let cellSizeQuery: [UInt8] = EscapeSequence.cellSizeQuery + EscapeSequence.windowSizeQuery
 
     /// The window was resized (`SIGWINCH`; `window` read again). `TIOCGWINSZ` pixels, when sane,
     /// give the cell size at once; a size the terminal told in a reply may have changed with the
