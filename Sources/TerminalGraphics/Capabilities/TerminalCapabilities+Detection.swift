@@ -13,6 +13,7 @@ extension TerminalCapabilities {
             input: input, output: output, timeoutMilliseconds: timeoutMilliseconds,
             queryBackground: queryBackground)
         probe.multiplexer = EnvironmentHints(environment: environment).multiplexer
+        probe.tmuxEnvironment = environment
         return resolve(probe: probe.run(), environment: environment)
     }
 

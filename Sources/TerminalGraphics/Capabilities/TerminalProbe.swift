@@ -50,6 +50,12 @@ public struct TerminalProbe: Sendable {
     public var multiplexer = TerminalMultiplexer.none
     /// The extra wait for the outer terminal's reply (within `timeoutMilliseconds`).
     public var passthroughGraceMilliseconds = 120
+    /// Inside tmux: whether its `allow-passthrough` is on, when already known; off: the wrapped query
+    /// is not sent and its reply not waited for.
+    public var tmuxPassthroughAllowed: Bool?
+    /// Inside tmux, with `tmuxPassthroughAllowed` unknown: the environment to ask tmux with
+    /// (`TmuxPassthroughSetting`), while the replies arrive; nil: not asked.
+    public var tmuxEnvironment: [String: String]?
 
     /// Creates a probe over two file descriptors.
     public init(input: Int32 = 0, output: Int32 = 1, timeoutMilliseconds: Int = 250, queryBackground: Bool = true) {
@@ -63,12 +69,13 @@ public struct TerminalProbe: Sendable {
     /// inside tmux; not inside screen), `CSI 16 t` (cell size), `CSI 14 t` (window size), XTSMGRAPHICS
     /// geometry (`CSI ? 2 ; 1 ; 0 S`: xterm answers only the three-parameter form), DECRQM 2026,
     /// optional OSC 11, and DA1 last (every terminal answers it, so its reply ends the wait).
-    public static func query(includeBackground: Bool, multiplexer: TerminalMultiplexer = .none) -> [UInt8] {
+    /// `passthrough: false` (tmux's `allow-passthrough` is off) leaves the wrapped query out.
+    public static func query(includeBackground: Bool, multiplexer: TerminalMultiplexer = .none, passthrough: Bool = true) -> [UInt8] {
         let kitty = KittyRenderer.command("i=31,s=1,v=1,a=q,t=d,f=24", payload: Array("AAAA".utf8)[...])
         var q = EscapeSequence.terminalVersionQuery + (multiplexer == .none ? kitty : [])
         q += EscapeSequence.cellSizeQuery + EscapeSequence.windowSizeQuery + EscapeSequence.graphicsGeometryQuery
         q += EscapeSequence.synchronizedOutputQuery
-        if multiplexer == .tmux { q += TmuxPassthrough.wrap(kitty) }
+        if multiplexer == .tmux && passthrough { q += TmuxPassthrough.wrap(kitty) }
         if includeBackground { q += EscapeSequence.backgroundColorQuery }
         return q + EscapeSequence.primaryDeviceAttributesQuery
     }
@@ -97,7 +104,12 @@ public struct TerminalProbe: Sendable {
         defer { _ = tcsetattr(input, TCSANOW, &saved) }
 
         let start = Self.nowMilliseconds()
-        guard Self.writeAll(output, Self.query(includeBackground: queryBackground, multiplexer: multiplexer)) else {
+        var passthroughAllowed = tmuxPassthroughAllowed
+        var asking = multiplexer == .tmux && passthroughAllowed == nil ? tmuxEnvironment.flatMap(TmuxPassthroughSetting.start) : nil
+        defer { if let asking { _ = TmuxPassthroughSetting.finish(asking, by: 0) } }
+        // tmux said passthrough is off: nothing wrapped could come back, so nothing wrapped is sent.
+        let asksThroughTmux = multiplexer == .tmux && tmuxPassthroughAllowed != false
+        guard Self.writeAll(output, Self.query(includeBackground: queryBackground, multiplexer: multiplexer, passthrough: asksThroughTmux)) else {
             return ProbeResult(status: .failed, windowCellPixelSize: windowCell, windowCells: windowCells)
         }
         var received: [UInt8] = []
@@ -121,10 +133,16 @@ public struct TerminalProbe: Sendable {
             if replies.sawDeviceAttributes {
                 status = .answered
                 // tmux answered; the outer terminal's kitty reply may still be on its way.
-                guard multiplexer == .tmux, replies.kittyGraphics != true else { break }
+                guard asksThroughTmux, replies.kittyGraphics != true else { break }
                 if deadline == timeoutMilliseconds {
                     deadline = min(timeoutMilliseconds, Self.nowMilliseconds() - start + passthroughGraceMilliseconds)
                 }
+                if let pending = asking {
+                    // tmux itself says whether the outer terminal can answer at all (within the grace).
+                    passthroughAllowed = TmuxPassthroughSetting.finish(pending, by: start + deadline)
+                    asking = nil
+                }
+                if passthroughAllowed == false { break }
             }
         }
         return ProbeResult(
