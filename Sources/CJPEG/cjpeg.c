@@ -25,7 +25,7 @@ struct sdg_jpeg {
     int failed, configured, started, finished, buffered, cmyk, input_done;
     int rows;
     int scan_limit;          // most scans consumed (0: no limit); see sdg_jpeg_set_scan_limit
-    int scan_limited;        // 1 once input stopped at scan_limit with more scans to come
+    int scan_limited;        // 1 once input stopped at scan_limit: the source then ends in EOI
     struct jpeg_progress_mgr progress;
     uint8_t *pixels;         // out_w × out_h × 4
     uint8_t *row4;           // one CMYK row
@@ -120,7 +120,27 @@ void sdg_jpeg_destroy(sdg_jpeg *d) {
     free(d);
 }
 
+// What libjpeg reads after the last scan allowed: the end of the image. Whatever libjpeg consumes
+// from then on (jpeg_finish_output, jpeg_read_scanlines and jpeg_finish_decompress all read input
+// on their own) is this marker, so the scans left out are never parsed, and the decoder ends the
+// image as at a real EOI.
+static const JOCTET sdg_eoi[2] = {0xFF, JPEG_EOI};
+
+static void sdg_end_input_at_limit(sdg_jpeg *d) {
+    d->scan_limited = 1;
+    // The entropy decoder may already have read the next scan's marker (libjpeg keeps it in
+    // unread_marker, its public field for that): the marker read next is the EOI instead.
+    if (d->cinfo.unread_marker != 0) d->cinfo.unread_marker = JPEG_EOI;
+    d->src.next_input_byte = sdg_eoi;
+    d->src.bytes_in_buffer = sizeof sdg_eoi;
+    d->skip_pending = 0;
+    free(d->buf);
+    d->buf = NULL;
+    d->capacity = 0;
+}
+
 int sdg_jpeg_append(sdg_jpeg *d, const uint8_t *bytes, size_t length) {
+    if (d->scan_limited) return 1;  // input past the scan limit is dropped (sdg_end_input_at_limit)
     if (d->skip_pending) {
         size_t n = length < d->skip_pending ? length : d->skip_pending;
         bytes += n; length -= n; d->skip_pending -= n;
@@ -259,10 +279,10 @@ int sdg_jpeg_advance(sdg_jpeg *d) {
             if (r == JPEG_SUSPENDED) return SDG_JPEG_SUSPENDED;
             if (r == JPEG_REACHED_SOS) sdg_note_scan(d);
             if (r == JPEG_REACHED_EOI) d->input_done = 1;
-            if (r == JPEG_SCAN_COMPLETED && d->scan_limit > 0 && c->input_scan_number >= d->scan_limit) {
-                // Enough scans: the rest of the input is never consumed (nor decoded).
-                d->input_done = 1;
-                d->scan_limited = 1;
+            if (r == JPEG_SCAN_COMPLETED && d->scan_limit > 0 && c->input_scan_number >= d->scan_limit
+                && !d->scan_limited) {
+                // Enough scans: the input ends here (the next consume reads the EOI).
+                sdg_end_input_at_limit(d);
             }
         }
         return d->finished ? SDG_JPEG_DONE : SDG_JPEG_OK;
@@ -312,12 +332,6 @@ int sdg_jpeg_render_scan(sdg_jpeg *d, int scan) {
     struct jpeg_decompress_struct *c = &d->cinfo;
     if (!jpeg_start_output(c, scan)) return SDG_JPEG_SUSPENDED;
     if (!sdg_read_rows(d)) return SDG_JPEG_SUSPENDED;
-    if (d->scan_limited && scan == c->input_scan_number) {
-        // The last scan allowed: jpeg_finish_output/finish_decompress would read on into the scans
-        // left out. The image is complete as far as it goes; the decompressor is only destroyed.
-        d->finished = 1;
-        return SDG_JPEG_DONE;
-    }
     if (!jpeg_finish_output(c)) return SDG_JPEG_SUSPENDED;
     if (d->input_done && scan == c->input_scan_number) {
         if (!jpeg_finish_decompress(c)) return SDG_JPEG_SUSPENDED;

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 
 /// The `jpeg-scans` target's input format: the bytes are a progressive JPEG's scan script, turned
 /// into a file with fixed quantisation and Huffman tables (libjpeg's standard luminance tables).
@@ -58,11 +59,29 @@ enum JPEGScanScript {
         return (Data(out), scans)
     }
 
-    /// Decodes the script's file through the image target's checks.
+    /// Decodes the script's file through the image target's checks. Past the scan limit the image
+    /// is as of the last scan allowed: the file must decode as its first `limit` scans followed by
+    /// an EOI do (whatever follows them, the EOI included or not).
     static func run(_ script: Data) -> FuzzReport {
         let (jpeg, scans) = file(from: script)
         var report = ImageFuzzing.run(jpeg, forcing: .jpeg)
         report.note("\(scans) scans")
+        let input = [UInt8](script)
+        let width = 1 + Int(input.first ?? 0), height = 1 + Int(input.count > 1 ? input[1] : 0)
+        let limit = DecodeOptions().scanLimit(area: width * height)
+        guard scans > limit, input.count > 3 else { return report }
+        var offset = 3
+        for _ in 0..<limit { offset += 5 + Int(input[offset + 4]) }
+        var prefix = Array(input[..<min(offset, input.count)])
+        prefix[2] &= ~8
+        let (allowed, _) = file(from: Data(prefix))
+        let got = Result { try ImageCoders.decode(jpeg) }, want = Result { try ImageCoders.decode(allowed) }
+        switch (got, want) {
+        case (.success(let x), .success(let y)):
+            report.expect(x.pixels == y.pixels, "past the scan limit: not the image of the first \(limit) scans")
+        case (.failure, .failure): break
+        default: report.fail("past the scan limit: \(got.map(\.size)), the first \(limit) scans: \(want.map(\.size))")
+        }
         return report
     }
 }

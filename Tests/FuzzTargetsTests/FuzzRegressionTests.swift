@@ -1,5 +1,5 @@
 import Foundation
-import FuzzTargets
+@testable import FuzzTargets
 import ImageCodecs
 import TerminalGraphics
 import Testing
@@ -123,6 +123,28 @@ import TestSupport
             let report = target.run(Data("hello".utf8))
             #expect(report.problems.isEmpty, "\(report)")
             #expect(report.steps.first == "sniffed \(target == .webp ? "WebP" : target.rawValue.uppercased())", "\(report.steps)")
+        }
+    }
+    /// Found by the jpeg-scans target: a progressive file of one row of blocks with more scans than
+    /// the limit (294 of 100), cut short, failed as "truncated" one-shot and shown incrementally
+    /// (with its EOI, it failed both ways): rendering the last scan allowed made libjpeg read on
+    /// into the scans left out. The input now ends at the limit as if an EOI followed, so what comes
+    /// after cannot matter: cut, whole and fed in any chunks, the same image.
+    @Test func jpegScansCutAfterTheLimitDecodeAsTheWholeFile() throws {
+        let script = try Self.input("regressions/jpeg-scans/truncated-after-more-scans-than-the-limit.bin")
+        let (cut, scans) = JPEGScanScript.file(from: script)
+        #expect(scans == 294 && cut.suffix(2) != Data([0xFF, 0xD9]))
+        let whole = cut + Data([0xFF, 0xD9])
+        let expected = try ImageCoders.decode(whole)
+        #expect(expected.size == PixelSize(width: 6, height: 6))
+        #expect(try ImageCoders.decode(cut).pixels == expected.pixels)
+        for chunk in [1, 7, 4096] {
+            let decoder = ImageCoders.makeIncrementalDecoder(options: DecodeOptions())
+            for offset in stride(from: 0, to: cut.count, by: chunk) {
+                decoder.append(cut.subdata(in: offset..<min(cut.count, offset + chunk)))
+                _ = decoder.partialImage()
+            }
+            #expect(try decoder.finish().pixels == expected.pixels, "fed in chunks of \(chunk) B")
         }
     }
 }

@@ -52,8 +52,9 @@ int sdg_jpeg_configure(sdg_jpeg *d, int scale_denom, int buffered, int *out_widt
 /// at the end. Buffered mode: absorbs input; returns SDG_JPEG_OK once the end of the image is in.
 /// Arithmetic-coded data that ends early also gives SDG_JPEG_SUSPENDED (the decoder is then spent).
 int sdg_jpeg_advance(sdg_jpeg *d);
-/// Consumes at most `scans` scans (0: no limit; set before decoding). Buffered mode stops there and
-/// renders the last scan allowed as the final image; single-pass mode fails with a message.
+/// Consumes at most `scans` scans (0: no limit; set before decoding). Buffered mode ends the input
+/// there (as if an EOI followed the last scan allowed, whatever else arrives) and renders that scan
+/// as the final image; single-pass mode fails with a message.
 void sdg_jpeg_set_scan_limit(sdg_jpeg *d, int scans);
 /// 1 when buffered-mode input stopped at the scan limit before the end of the image.
 int sdg_jpeg_scan_limited(const sdg_jpeg *d);

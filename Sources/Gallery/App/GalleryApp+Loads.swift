@@ -1,4 +1,5 @@
 import ImageCodecs
+import WebImage
 
 /// The frame loop's side of the one binding path: hands model diffs to the image source and applies
 /// the updates the source delivers (on the UI thread, already checked for staleness by the slot).
@@ -49,7 +50,7 @@ extension GalleryApp {
         updatePendingCount()
     }
 
-    func bind(_ binding: SlotBinding, options: CellLoadOptions) {
+    func bind(_ binding: SlotBinding, options: ImageRequest.Options) {
         guard binding.index < model.count else { return }
         let item = model.items[binding.index]
         guard item.problem == nil else { return }  // a bad list line: its cell shows the diagnostic

@@ -2,6 +2,7 @@ import Foundation
 import Locking
 import ImageCodecs
 import TerminalGraphics
+import WebImage
 
 /// The frame loop: one UI thread owns the model, the screen and the slots. It sleeps in `poll()` on
 /// the input descriptor and the inbox's wake pipe; a key is handled and its frame presented in the
@@ -52,8 +53,9 @@ public final class GalleryApp {
     /// frame says how far it scrolled from it.
     var lastGridView: (layout: GalleryLayout, scrollRow: Int)?
     var quitting = false
-    /// Options every bind carries (`.progressive` unless `--no-progressive`; `.refresh` with `--refresh`).
-    public var loadOptions: CellLoadOptions = [.progressive]
+    /// Options every bind carries (`WebImageStack.requestOptions`: `.progressiveLoad` unless
+    /// `--no-progressive`, `.refreshCached` with `--refresh`, …).
+    public var loadOptions: ImageRequest.Options = [.progressiveLoad]
     /// Reads the downloader's counters into the status bar; called on every spinner step while
     /// something is active, so the "active" count settles even when the last download event was
     /// applied before its slot was freed (events only say something changed; this reads what is).
@@ -227,7 +229,7 @@ public final class GalleryApp {
             if outcome.redraw { repaintAll = true }
             if outcome.changed { dirty = true }
             if !outcome.refresh.isEmpty { source.beginScreen() }
-            for binding in outcome.refresh { bind(binding, options: [.refresh]) }
+            for binding in outcome.refresh { bind(binding, options: [.refreshCached]) }
         }
     }
 

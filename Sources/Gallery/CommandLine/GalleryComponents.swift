@@ -21,9 +21,9 @@ public struct GalleryComponents {
     public var makeSource: (GalleryOptions, UIInbox<GalleryEvent>) -> CellImageSource
     /// The painter that turns images into terminal bytes for a cell rectangle.
     public var makePainter: (GalleryOptions, TerminalProfile) -> CellPainter
-    /// Loads one entry to completion for `--print` (nil target: details only). Called on several
-    /// threads at once.
-    public var loadForPrint: @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>
+    /// Loads one entry to completion for `--print` (nil target: details only), awaiting the manager;
+    /// several run at once (the sheet's look-ahead).
+    public var loadForPrint: @Sendable (URLListEntry, PixelSize?) async -> Result<(Image, ImageDetails), LoadFailure>
     /// The text of `--probe`.
     public var probeReport: (GalleryOptions) -> String
     /// The entries of `--demo`, nil when the demo cannot start.
@@ -50,7 +50,7 @@ public struct GalleryComponents {
     public init(profile: @escaping (GalleryOptions, TerminalProfile.Use) -> TerminalProfile,
                 makeSource: @escaping (GalleryOptions, UIInbox<GalleryEvent>) -> CellImageSource,
                 makePainter: @escaping (GalleryOptions, TerminalProfile) -> CellPainter,
-                loadForPrint: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>,
+                loadForPrint: @escaping @Sendable (URLListEntry, PixelSize?) async -> Result<(Image, ImageDetails), LoadFailure>,
                 probeReport: @escaping (GalleryOptions) -> String,
                 demoList: @escaping (GalleryOptions) -> URLList?,
                 startupNote: @escaping (GalleryOptions) -> String?,

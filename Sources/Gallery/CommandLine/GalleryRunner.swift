@@ -139,8 +139,7 @@ public enum GalleryRunner {
         if let note = components.startupNote(options) { app.status.message = note }
         app.statusRefresh = components.statusRefresh
         app.saveOriginal = components.saveOriginal
-        app.loadOptions = options.noProgressive ? [] : [.progressive]
-        if options.refresh { app.loadOptions.insert(.refresh) }
+        app.loadOptions = WebImageStack.requestOptions(options)
         if let stream {
             app.status.readingInput = true
             stream.start(lines: { inbox.post(.moreItems($0)) }, ended: { inbox.post(.inputEnded) })

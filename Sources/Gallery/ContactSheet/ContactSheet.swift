@@ -37,7 +37,7 @@ public struct ContactSheet: Sendable {
     /// while a row waits for its slowest image. Returns the number of entries that failed.
     @discardableResult
     public func render(_ entries: [URLListEntry],
-                       load: @escaping @Sendable (URLListEntry, PixelSize?) -> Result<(Image, ImageDetails), LoadFailure>,
+                       load: @escaping @Sendable (URLListEntry, PixelSize?) async -> Result<(Image, ImageDetails), LoadFailure>,
                        write: (String) -> Void) -> Int {
         let layout = GalleryLayout(mode: .grid, terminal: CellSize(columns: width, rows: 10_000), cellPixels: cellPixels, columnsOverride: columns)
         let imageRows = depth == nil ? 0 : min(layout.imageRows, max(1, layout.cellWidth))
@@ -149,21 +149,21 @@ public struct ContactSheet: Sendable {
 /// Loads of a list's entries started ahead of their use, `lookahead` at a time. Holds only the loads
 /// in flight and the results not taken yet (a window of about `lookahead`), never one per entry.
 ///
-/// One thread per running load, not GCD workers: `load` blocks until the image arrives, and the
-/// loaders themselves need GCD's few workers (about one per core here) to get it there.
+/// One task per running load (`load` awaits the manager; no thread waits for an image), and the
+/// sheet's own thread waits only for the entry it writes next.
 /// `@unchecked Sendable`: `started` and `done` are touched only by the thread that takes results;
 /// `results` is a `Locked`.
 final class PendingLoads: @unchecked Sendable {
     typealias Outcome = Result<(Image, ImageDetails), LoadFailure>
     private let entries: [URLListEntry]
     private let target: PixelSize?
-    private let load: @Sendable (URLListEntry, PixelSize?) -> Outcome
+    private let load: @Sendable (URLListEntry, PixelSize?) async -> Outcome
     private let lookahead: Int
     private let results = Locked<[Int: Outcome]>([:])
     private var done: [Int: DispatchSemaphore] = [:]
     private var started = 0
 
-    init(_ entries: [URLListEntry], target: PixelSize?, load: @escaping @Sendable (URLListEntry, PixelSize?) -> Outcome,
+    init(_ entries: [URLListEntry], target: PixelSize?, load: @escaping @Sendable (URLListEntry, PixelSize?) async -> Outcome,
          lookahead: Int) {
         self.entries = entries
         self.target = target
@@ -183,12 +183,10 @@ final class PendingLoads: @unchecked Sendable {
         let signal = DispatchSemaphore(value: 0)
         done[index] = signal
         let (entry, target, load, results) = (entries[index], target, load, results)
-        let thread = Thread {
-            let outcome = load(entry, target)
+        Task.detached {
+            let outcome = await load(entry, target)
             results.withLock { $0[index] = outcome }
             signal.signal()
         }
-        thread.name = "sdgallery.sheet.load"
-        thread.start()
     }
 }

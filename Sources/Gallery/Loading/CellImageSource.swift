@@ -1,4 +1,5 @@
 import ImageCodecs
+import WebImage
 
 /// What a load reports for a cell.
 public enum CellImageUpdate: Sendable {
@@ -34,18 +35,6 @@ public struct ImageDetails: Sendable, Hashable {
     }
 }
 
-/// How a slot wants its image.
-public struct CellLoadOptions: OptionSet, Sendable, Hashable {
-    /// The raw bits.
-    public let rawValue: Int
-    /// Creates options from bits.
-    public init(rawValue: Int) { self.rawValue = rawValue }
-    /// Revalidate a cached entry (`r` / `R`): deliver the cached image, then the new one or `.notModified`.
-    public static let refresh = CellLoadOptions(rawValue: 1 << 0)
-    /// Show progressive renders while bytes arrive.
-    public static let progressive = CellLoadOptions(rawValue: 1 << 1)
-}
-
 /// The seam between the gallery and whatever loads images (`ManagerImageSource`: the
 /// ImageManager/ImageSlot binding). Called on the UI thread only, and calls back there only.
 ///
@@ -55,7 +44,9 @@ public protocol CellImageSource: AnyObject {
     /// Starts loading `item` for `slot`, to fit `targetSize`, at high priority (visible), replacing the
     /// slot's previous load. `onUpdate` runs on the UI thread (inline for a memory-cache hit), only
     /// while this load is the slot's current one.
-    func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: CellLoadOptions,
+    /// `options`: what the gallery asks of every bind (`WebImageStack.requestOptions`) and of this
+    /// one (`.refreshCached` for `r`).
+    func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: ImageRequest.Options,
               onUpdate: @escaping (CellImageUpdate) -> Void)
     /// Starts a batch of binds for one screen, given in order of importance: their downloads go out
     /// in that order, before those of every earlier batch still waiting (a browser's page order:

@@ -18,7 +18,7 @@ public final class ManagerImageSource: CellImageSource {
     public let counters: LoadCounters
     private let executor: InboxExecutor
     private let prefetcher: ImagePrefetcher
-    private let baseOptions: ImageManagerOptions
+    private let baseOptions: ImageRequest.Options
     /// Called (on the UI thread) whenever a visible load ends, e.g. to refresh the status bar.
     public var onSettled: (@Sendable () -> Void)?
     private var slots: [SlotID: ImageSlot] = [:]
@@ -27,7 +27,7 @@ public final class ManagerImageSource: CellImageSource {
     /// slot (a promoted prefetch left running would keep fetching after the cell scrolled away).
     private var adopted: [SlotID: [PrefetchToken]] = [:]
     /// The queue order of the next bind: each screen starts a block above the last, each bind in it
-    /// one below the one before (`DownloadContext.queueOrder`).
+    /// one below the one before (`ImageRequest.queueOrder`).
     private var nextQueueOrder = 0
     private var screenBase = 0
     /// Slots whose visible load has not settled yet. Prefetches wait until there are none, so they
@@ -41,14 +41,15 @@ public final class ManagerImageSource: CellImageSource {
     private var downloadObservation: DownloadEventObservation?
 
     /// Creates a source. `options` are added to every visible load (e.g. `.allowInvalidSSLCertificates`,
-    /// `.handleCookies`).
-    public init(manager: ImageManager, inbox: UIInbox<GalleryEvent>, options: ImageManagerOptions = [],
+    /// `.handleCookies`; `WebImageStack.requestOptions`), and but for progressive decoding to every prefetch.
+    public init(manager: ImageManager, inbox: UIInbox<GalleryEvent>, options: ImageRequest.Options = [],
                 counters: LoadCounters = LoadCounters()) {
         self.manager = manager
         self.executor = InboxExecutor(inbox: inbox)
         // Prefetches warm the cache at the cells' sizes: they stop once those pixels are known, too.
         self.prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: 2,
-                                          options: options.union(options.contains(.refreshCached) ? [] : [.progressiveLoad, .stopWhenSufficient]))
+                                          options: options.subtracting(.progressiveLoad)
+                                            .union(options.contains(.refreshCached) ? [] : [.progressiveLoad, .stopWhenSufficient]))
         self.baseOptions = options
         self.counters = counters
         downloadObservation = manager.downloader.events.addObserver { [downloaded] event in
@@ -60,21 +61,25 @@ public final class ManagerImageSource: CellImageSource {
     /// Holds (or releases) new downloads: the downloader is suspended meanwhile.
     public func holdDownloads(_ hold: Bool) { manager.downloader.isSuspended = hold }
 
-    /// The memory cache's image of the item at `targetSize`.
+    /// The memory cache's image of the item at `targetSize`: a manager load that answers from memory
+    /// only, which completes inline (no disk read, no request).
     public func cachedImage(for item: GalleryItem, targetSize: PixelSize) -> Image? {
-        manager.memoryCachedImage(for: item.entry.location.url, targetSize: targetSize)
+        let request = ImageRequest(url: item.entry.location.url, targetSize: targetSize, options: .memoryCacheOnly)
+        let found = Locked<Image?>(nil)
+        manager.loadImage(with: request) { result in found.withLock { $0 = result.image } }
+        return found.withLock { $0 }
     }
 
     /// Binds `slot` to `item` at high priority (LIFO in the downloader: the newest screen wins).
-    public func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: CellLoadOptions,
+    public func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: ImageRequest.Options,
                      onUpdate: @escaping (CellImageUpdate) -> Void) {
         let imageSlot = slots[slot] ?? makeSlot(slot)
         cancelAdopted(slot)
         adoptPrefetches(of: item.entry.location.url, at: targetSize, into: slot)
         deferredPrefetches.removeAll { $0.url == item.entry.location.url && $0.request.target == targetSize }
-        var loadOptions = baseOptions.union(.highPriority)
-        if options.contains(.progressive) { loadOptions.insert(.progressiveLoad) }
-        if options.contains(.refresh) { loadOptions.insert(.refreshCached) } else { loadOptions.insert(.stopWhenSufficient) }
+        var request = ImageRequest(url: item.entry.location.url, targetSize: targetSize, priority: .high,
+                                   options: baseOptions.union(options).union(.avoidAutoSetImage))
+        if !request.options.contains(.refreshCached) { request.options.insert(.stopWhenSufficient) }
         imageSlot.onProgress = { received, expected in
             onUpdate(.progress(received: received, expected: expected > 0 ? expected : nil))
         }
@@ -83,13 +88,11 @@ public final class ManagerImageSource: CellImageSource {
         let settled = onSettled
         loadingSlots.insert(slot)
         counters.noteBind()
-        var context = ImageLoadContext(targetSize: targetSize)
-        context.queueOrder = nextQueueOrder
+        request.queueOrder = nextQueueOrder
         nextQueueOrder -= 1
         // A cached image being revalidated stays on screen whatever the revalidation says.
         let showsCached = Locked(false)
-        imageSlot.setImage(with: item.entry.location.url, options: loadOptions.union(.avoidAutoSetImage),
-                           context: context) { [weak self] result in
+        imageSlot.setImage(with: request) { [weak self] result in
             if result.isRevalidating { showsCached.withLock { $0 = true } }
             if result.isFinished || result.error != nil {
                 self?.visibleLoadSettled(slot)
@@ -164,8 +167,7 @@ public final class ManagerImageSource: CellImageSource {
 
     private func startPrefetch(_ request: PrefetchRequest, url: URL) {
         pruneFinishedPrefetches()
-        let context = ImageLoadContext(targetSize: request.target, storeInMemory: true)
-        prefetches[request] = (url, prefetcher.prefetchURLs([url], context: context))
+        prefetches[request] = (url, prefetcher.prefetchURLs([url], targetSize: request.target, storeInMemory: true))
     }
 
     /// Cancels a prefetch (the user turned around); its transfer stops unless a visible load joined it.

@@ -32,14 +32,14 @@ public final class WebImageStack: Sendable {
                 let manager = manager
                 observeDownloads(manager.downloader, inbox: inbox)
                 diskMonitor.attach(inbox)
-                let source = ManagerImageSource(manager: manager, inbox: inbox, options: Self.managerOptions(options), counters: counters)
+                let source = ManagerImageSource(manager: manager, inbox: inbox, options: Self.requestOptions(options), counters: counters)
                 source.onSettled = { inbox.post(.status(Self.statusUpdate(manager.downloader))) }
                 return source
             },
             makePainter: { options, profile in
                 RendererPainter(profile: profile, cache: EncodedOutputCache(costLimit: Self.encodedOutputLimit(options)))
             },
-            loadForPrint: { [self] entry, target in load(entry, target: target, options: Self.managerOptions(options)) },
+            loadForPrint: { [self] entry, target in await load(entry, target: target, options: Self.requestOptions(options)) },
             probeReport: { options in TerminalProfile.detect(renderer: options.renderer, colors: options.colors).report },
             demoList: { [self] options in startDemo(options) },
             startupNote: { options in options.demo ? "demo: loopback server at \(options.demoRate / 1000) KB/s per image" : nil },
@@ -102,23 +102,24 @@ public final class WebImageStack: Sendable {
         downloaderConfig.netrcFile = options.netrcFile
         downloaderConfig.headersFollowRedirects = options.locationTrusted
         downloaderConfig.proxy = options.proxy
+        for header in options.headers { downloaderConfig.setValue(header.value, forHTTPHeaderField: header.name) }
         // Partials of cancelled transfers live next to the cache entries (a subfolder the disk cache
         // does not count as entries), so the next run resumes them too; only when the disk cache
         // accepted its folder: a refused folder turns off every on-disk tier (one status line).
         let cache = ImageCache(config: cacheConfig)
         if cache.disk != nil { downloaderConfig.partialsDirectory = cacheConfig.directory.appendingPathComponent("partials") }
         let downloader = ImageDownloader(config: downloaderConfig)
-        for header in options.headers { downloader.setValue(header.value, forHTTPHeaderField: header.name) }
         return ImageManager(cache: cache, downloader: downloader)
     }
 
-    /// The one place command-line options become manager options, for the gallery's loads and
+    /// The one place command-line options become request options, for the gallery's binds and
     /// prefetches and for `--print` alike.
-    static func managerOptions(_ options: GalleryOptions) -> ImageManagerOptions {
-        var result: ImageManagerOptions = []
+    static func requestOptions(_ options: GalleryOptions) -> ImageRequest.Options {
+        var result: ImageRequest.Options = []
         if options.insecure { result.insert(.allowInvalidSSLCertificates) }
         if options.cookies { result.insert(.handleCookies) }
         if options.refresh { result.insert(.refreshCached) }
+        if !options.noProgressive { result.insert(.progressiveLoad) }
         return result
     }
 
@@ -144,33 +145,19 @@ public final class WebImageStack: Sendable {
         }
     }
 
-    /// One entry, loaded to completion with `options` (for `--print`; runs on the sheet's worker
-    /// threads). A cached copy being revalidated (stale, or `.refreshCached`) is delivered first and the
-    /// revalidation last: the sheet waits for it and keeps the cached image on 304 or error.
-    func load(_ entry: URLListEntry, target: PixelSize?, options: ImageManagerOptions = []) -> Result<(Image, ImageDetails), LoadFailure> {
-        let manager = self.manager
-        let outcome = Locked<(cached: ImageLoadResult?, final: ImageLoadResult?)>((nil, nil))
-        let done = DispatchSemaphore(value: 0)
+    /// One entry, loaded to completion with `options` (for `--print`), through the manager like every
+    /// load. A cached copy being revalidated (stale, or `.refreshCached`) is kept on 304 or error.
+    func load(_ entry: URLListEntry, target: PixelSize?, options: ImageRequest.Options = []) async -> Result<(Image, ImageDetails), LoadFailure> {
         let url = entry.location.url
-        manager.loadImage(with: url, options: options, context: ImageLoadContext(targetSize: target)) { result in
-            guard result.isFinished else { return }
-            let settled = outcome.withLock { state -> Bool in
-                guard state.final == nil else { return false }
-                if result.isRevalidating, state.cached == nil {
-                    state.cached = result  // the revalidation follows
-                    return false
-                }
-                state.final = result
-                return true
-            }
-            if settled { done.signal() }
+        do {
+            let result = try await manager.image(for: ImageRequest(url: url, targetSize: target, options: options))
+            guard let image = result.image else { return .failure(LoadFailure(message: "no image")) }
+            return .success((image, ManagerImageSource.details(image, result, cacheType: result.cacheType, isFile: url.isFileURL)))
+        } catch let error as ImageLoadError {
+            return .failure(LoadFailure(message: error.shortDescription))
+        } catch {
+            return .failure(LoadFailure(message: "cancelled"))
         }
-        done.wait()
-        guard var result = outcome.withLock({ $0.final }) else { return .failure(LoadFailure(message: "no result")) }
-        if let cached = outcome.withLock({ $0.cached }), result.isNotModified || result.error != nil { result = cached }
-        if let error = result.error { return .failure(LoadFailure(message: error.shortDescription)) }
-        guard let image = result.image else { return .failure(LoadFailure(message: "no image")) }
-        return .success((image, ManagerImageSource.details(image, result, cacheType: result.cacheType, isFile: url.isFileURL)))
     }
 
     /// Starts the loopback demo server over `assets/demo` and returns its list.

@@ -10,8 +10,7 @@ import ImageCodecs
 ///
 /// ```swift
 /// slot.onImageChange = { image in model.setImage(image, forSlot: id) }
-/// slot.setImage(with: url, options: [.progressiveLoad, .highPriority],
-///               context: ImageLoadContext(targetSize: cellPixels))
+/// slot.setImage(with: ImageRequest(url: url, targetSize: cellPixels, priority: .high, options: .progressiveLoad))
 /// slot.cancelCurrentImageLoad()   // the cell left the screen
 /// ```
 public final class ImageSlot: @unchecked Sendable {  // state touched only on `executor` (see above)
@@ -46,21 +45,21 @@ public final class ImageSlot: @unchecked Sendable {  // state touched only on `e
         self.executor = executor
     }
 
-    /// Binds the slot to `url`: cancels the previous load under `operationKey`, clears the image,
+    /// Binds the slot to `request.url`: cancels the previous load under `operationKey`, clears the image,
     /// loads, and assigns the image when it comes (unless `.avoidAutoSetImage`: then only `completed`
     /// gets it). `completed` runs once, for the finished result — and also for partial images with
     /// `.avoidAutoSetImage` — never for a stale binding. (No placeholder image: the gallery draws its
     /// placeholders as text.)
     public func setImage(
-        with url: URL?, options: ImageManagerOptions = [],
-        context: ImageLoadContext = ImageLoadContext(), operationKey: String = ImageSlot.defaultOperationKey,
+        with request: ImageRequest, operationKey: String = ImageSlot.defaultOperationKey,
         completed: ((ImageLoadResult) -> Void)? = nil
     ) {
+        let url = request.url, options = request.options
         cancelImageLoad(forKey: operationKey)
         let current = generations[operationKey, default: 0]
         self.url = url
         assign(nil)
-        guard let url else {
+        guard url != nil else {
             completed?(ImageLoadResult(url: nil, error: .invalidURL("")))
             return
         }
@@ -78,7 +77,7 @@ public final class ImageSlot: @unchecked Sendable {  // state touched only on `e
         }
         completions[operationKey] = completed
         let newestPartial = NewestOnly<ImageLoadResult>()
-        let operation = manager.loadImage(with: url, options: options, context: context, progress: progress) { [weak self] result in
+        let operation = manager.loadImage(with: request, progress: progress) { [weak self] result in
             if !result.isFinished && result.error == nil && !result.isRevalidating && !result.isNotModified {
                 guard newestPartial.offer(result) else { return }
                 executor.run { [weak self] in
@@ -111,7 +110,7 @@ public final class ImageSlot: @unchecked Sendable {  // state touched only on `e
         onImageChange?(image)
     }
 
-    private func handle(_ result: ImageLoadResult, options: ImageManagerOptions, key: String) {
+    private func handle(_ result: ImageLoadResult, options: ImageRequest.Options, key: String) {
         let completed = completions[key]
         let autoSet = !options.contains(.avoidAutoSetImage)
         if let image = result.image, autoSet { assign(image) }

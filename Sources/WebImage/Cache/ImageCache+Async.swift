@@ -1,20 +1,12 @@
 import Foundation
 import ImageCodecs
-import Synchronization
 
 extension ImageCache {
     /// Async form of `queryCacheOperation`; task cancellation cancels the query and throws
     /// `CancellationError`.
-    public func query(_ key: ImageCacheKey, options: ImageCacheQueryOptions = [], context: ImageCacheQueryContext = ImageCacheQueryContext()) async throws -> ImageCacheQueryResult {
-        let box = ResumeOnce<ImageCacheQueryResult>()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                box.install(continuation)
-                let op = queryCacheOperation(forKey: key, options: options, context: context) { box.resume(.success($0)) }
-                box.onCancel { op.cancel() }
-            }
-        } onCancel: {
-            box.cancel()
+    public func query(_ key: ImageCacheKey, options: ImageRequest.Options = []) async throws -> ImageCacheQueryResult {
+        try await ResumeOnce<ImageCacheQueryResult>().run { finish in
+            queryCacheOperation(forKey: key, options: options) { finish(.success($0)) }
         }
     }
 

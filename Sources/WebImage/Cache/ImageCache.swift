@@ -56,41 +56,44 @@ public final class ImageCache: Sendable {
 
     /// Looks `key` up: memory first (synchronously: `done` may run before this returns), then disk on
     /// the I/O queue, decoding at `key.targetSize` on the decode queue. A cancelled operation never
-    /// calls `done`.
+    /// calls `done`. From a request's options the cache reads: `.memoryCacheOnly` (no disk read),
+    /// `.refreshCached` (the disk entry's validators even after a memory hit) and `.originalData` (the
+    /// disk entry's bytes in `data`; not decoded when memory has no image: `image` is then nil).
+    /// `callbackQueue`: where `done` runs; nil runs it where the work finished.
     @discardableResult
     public func queryCacheOperation(
         forKey key: ImageCacheKey,
-        options: ImageCacheQueryOptions = [],
-        context: ImageCacheQueryContext = ImageCacheQueryContext(),
+        options: ImageRequest.Options = [],
+        callbackQueue: DispatchQueue? = nil,
         done: @escaping @Sendable (ImageCacheQueryResult) -> Void
     ) -> ImageCacheQueryOperation {
         let operation = ImageCacheQueryOperation(done: done)
         let deliver: @Sendable (ImageCacheQueryResult) -> Void = { result in
-            if let queue = context.callbackQueue {
+            if let queue = callbackQueue {
                 queue.async { operation.finish(result) }
             } else {
                 operation.finish(result)
             }
         }
-        let memoryEntry = options.contains(.diskOnly) || !config.shouldCacheImagesInMemory ? nil : memory.entry(forKey: key)
+        let readsEntry = !options.isDisjoint(with: [.refreshCached, .originalData])
+        let wantsData = options.contains(.originalData)
+        let memoryEntry = config.shouldCacheImagesInMemory ? memory.entry(forKey: key) : nil
         let memoryImage = memoryEntry?.image
-        if let memoryEntry, !options.contains(.queryData) {
+        if let memoryEntry, !readsEntry {
             deliver(ImageCacheQueryResult(image: memoryEntry.image, cacheType: .memory, metadata: memoryEntry.metadata))
             return operation
         }
-        guard let disk, !options.contains(.memoryOnly) else {
+        guard let disk, !options.contains(.memoryCacheOnly) else {
             deliver(memoryEntry.map { ImageCacheQueryResult(image: $0.image, cacheType: .memory, metadata: $0.metadata) }
                     ?? ImageCacheQueryResult())
             return operation
         }
         ioQueue.async(group: ioWork) { [self] in
             guard !operation.isCancelled else { return }
-            if memoryImage == nil, !options.contains(.queryData), let image = thumbnail(forKey: key, disk: disk) {
+            if memoryImage == nil, !readsEntry, let image = thumbnail(forKey: key, disk: disk) {
                 // The thumbnail follows its original's freshness.
                 let metadata = disk.metadata(forKey: key.diskKey) ?? ResponseMetadata()
-                if config.shouldCacheImagesInMemory && !options.contains(.skipMemoryStoreOnDiskHit) {
-                    memory.set(image, forKey: key, metadata: metadata)
-                }
+                if config.shouldCacheImagesInMemory { memory.set(image, forKey: key, metadata: metadata) }
                 deliver(ImageCacheQueryResult(image: image, cacheType: .disk, metadata: metadata))
                 return
             }
@@ -100,21 +103,21 @@ public final class ImageCache: Sendable {
                         ?? ImageCacheQueryResult())
                 return
             }
-            let data = options.contains(.queryData) ? entry.data : nil
+            let data = readsEntry ? entry.data : nil
             let metadata = ResponseMetadata(validators: entry.validators, freshness: entry.freshness)
             if let memoryImage {
                 deliver(ImageCacheQueryResult(image: memoryImage, data: data, cacheType: .memory, metadata: metadata))
                 return
             }
+            if wantsData {
+                deliver(ImageCacheQueryResult(image: nil, data: data, cacheType: .disk, metadata: metadata))
+                return
+            }
             decodeQueue.async { [self] in
                 guard !operation.isCancelled else { return }
-                var decodeOptions = context.decodeOptions
-                decodeOptions.targetSize = key.targetSize
                 do {
-                    let image = try config.decoder(entry.data, decodeOptions)
-                    if config.shouldCacheImagesInMemory && !options.contains(.skipMemoryStoreOnDiskHit) {
-                        memory.set(image, forKey: key, metadata: metadata)
-                    }
+                    let image = try config.decoder(entry.data, DecodeOptions(targetSize: key.targetSize))
+                    if config.shouldCacheImagesInMemory { memory.set(image, forKey: key, metadata: metadata) }
                     // Queue the thumbnail write before delivering, so a caller's waitUntilIdle covers it.
                     if let identity { storeThumbnail(image, forKey: key, originalBytes: entry.data.count, identity: identity) }
                     deliver(ImageCacheQueryResult(image: image, data: data, cacheType: .disk, metadata: metadata))

@@ -4,7 +4,7 @@ import Locking
 /// callback claims the operation under the same lock `cancel()` takes, so exactly one of them wins.
 /// The callback is dropped when the query is cancelled or has delivered, so whatever it captured
 /// (the load, which holds the operation that holds this query) is released with it.
-public final class ImageCacheQueryOperation: Sendable {
+public final class ImageCacheQueryOperation: Cancellable {
     private enum State {
         case running(@Sendable (ImageCacheQueryResult) -> Void)
         case cancelled

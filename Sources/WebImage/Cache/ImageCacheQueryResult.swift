@@ -6,7 +6,7 @@ import ImageCodecs
 public struct ImageCacheQueryResult: Sendable {
     /// The image at the key's target size, nil on a miss.
     public var image: Image?
-    /// The original bytes, when `.queryData` was asked and they are on disk.
+    /// The original bytes, when `.originalData` or `.refreshCached` asked for the disk entry and it is there.
     public var data: Data?
     /// Where the image came from (`.none` on a miss).
     public var cacheType: ImageCacheType

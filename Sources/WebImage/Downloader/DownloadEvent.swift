@@ -38,7 +38,7 @@ public final class DownloadEventCenter: Sendable {
 }
 
 /// Keeps an event observer registered until `cancel()`.
-public final class DownloadEventObservation: Sendable {
+public final class DownloadEventObservation: Cancellable {
     private let onCancel: @Sendable () -> Void
 
     init(onCancel: @escaping @Sendable () -> Void) { self.onCancel = onCancel }

@@ -12,7 +12,7 @@ import ImageCodecs
 /// - A handler removed with `removeHandler` is never called afterwards. `cancel()` ends every
 ///   handler with `.failure(.cancelled)`.
 /// - Once finished or cancelled, `addHandler` returns false: the operation is never reused.
-public protocol DownloadOperation: AnyObject, Sendable {
+public protocol DownloadOperation: Cancellable {
     /// Creates a pending operation.
     init(setup: DownloadOperationSetup)
     /// The URL being downloaded.
@@ -49,7 +49,7 @@ public struct DownloadHandler: Sendable {
     /// Partial and final results, or the error.
     public let completion: DownloadCompletionHandler
     /// Whether this handler takes an image that is final at its size before the body ends
-    /// (`ImageDownloaderOptions.stopWhenSufficient`).
+    /// (`ImageRequest.Options.stopWhenSufficient`).
     public var stopsWhenSufficient = false
 
     /// Creates a handler.
@@ -69,10 +69,11 @@ public struct DownloadHandler: Sendable {
 public struct DownloadOperationSetup: Sendable {
     /// The URL to fetch.
     public let url: URL
-    /// The options of the request that created the operation.
-    public let options: ImageDownloaderOptions
-    /// The context of the request that created the operation (decode options for partial images).
-    public let context: DownloadContext
+    /// The options of the request that created the operation (its transfer options apply to every
+    /// request that joins it).
+    public let options: ImageRequest.Options
+    /// How the request that created the operation decodes (partial images are decoded this way).
+    public let decodeOptions: DecodeOptions
     /// The final request headers, after defaults, context headers and the filter, sorted by name.
     public let headers: [(name: String, value: String)]
     /// Idle timeout.

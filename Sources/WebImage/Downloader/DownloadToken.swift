@@ -9,7 +9,7 @@ import Locking
 /// token?.priority = .veryHigh   // the user scrolled to it
 /// token?.cancel()               // the user scrolled away
 /// ```
-public final class DownloadToken: Sendable {
+public final class DownloadToken: Cancellable {
     /// The URL downloaded.
     public let url: URL
     /// The handler this token stands for.

@@ -8,7 +8,7 @@ extension ImageDownloadOperation {
     /// kept for a `Range` request later (`PartialDownloadStore`), and every handler gets the image
     /// as final (`isWholeBody == false`). False when the transfer goes on.
     func stopIfSufficient(_ decoder: any IncrementalDecoding) -> Bool {
-        let primary = setup.context.decodeOptions
+        let primary = setup.decodeOptions
         let handlers = currentHandlers
         guard !handlers.isEmpty, handlers.allSatisfy({ $0.stopsWhenSufficient && $0.decodeOptions == primary }),
               let image = decoder.sufficientImage() else { return false }

@@ -128,7 +128,7 @@ extension ImageDownloadOperation {
 
     func incrementalDecoder() -> any IncrementalDecoding {
         if let decoder = decoderBox.decoder { return decoder }
-        let decoder = setup.decoding.makeIncrementalDecoder(setup.context.decodeOptions)
+        let decoder = setup.decoding.makeIncrementalDecoder(setup.decodeOptions)
         decoderBox.decoder = decoder
         return decoder
     }
@@ -173,7 +173,7 @@ extension ImageDownloadOperation {
             setup.onFinish(self)
         case .success(let response):
             var decoded: [DecodeOptions: Result<Image, DecodeError>] = [:]
-            let primary = setup.context.decodeOptions
+            let primary = setup.decodeOptions
             if isProgressive && incremental {
                 let decoder = incrementalDecoder()
                 decoded[primary] = ImageDecoding.typed {

@@ -1,52 +1,10 @@
 import Foundation
 
-/// Headers, credentials, timeouts, order and session life cycle.
+/// Headers and the session life cycle.
 extension ImageDownloader {
-    /// Sets (or with nil removes) a header sent with every request from now on.
-    public func setValue(_ value: String?, forHTTPHeaderField field: String) {
-        state.withLock { state in
-            if let existing = state.headers.keys.first(where: { $0.caseInsensitiveCompare(field) == .orderedSame }) {
-                state.headers[existing] = nil
-            }
-            if let value { state.headers[field] = value }
-        }
-    }
-
-    /// The value of a header sent with every request.
+    /// The value of a header sent with every request (`ImageDownloaderConfig.headers`).
     public func value(forHTTPHeaderField field: String) -> String? {
-        state.withLock { state in
-            state.headers.first { $0.key.caseInsensitiveCompare(field) == .orderedSame }?.value
-        }
-    }
-
-    /// Last word on each new request's headers.
-    public var headersFilter: (@Sendable (URL, [String: String]) -> [String: String])? {
-        get { state.withLock { $0.config.headersFilter } }
-        set { state.withLock { $0.config.headersFilter = newValue } }
-    }
-
-    /// Basic auth user name for new requests.
-    public var username: String? {
-        get { state.withLock { $0.config.username } }
-        set { state.withLock { $0.config.username = newValue } }
-    }
-
-    /// Basic auth password for new requests.
-    public var password: String? {
-        get { state.withLock { $0.config.password } }
-        set { state.withLock { $0.config.password = newValue } }
-    }
-
-    /// Idle timeout in seconds for new requests (0 means 15).
-    public var downloadTimeout: TimeInterval {
-        get { state.withLock { $0.config.downloadTimeout } }
-        set { state.withLock { $0.config.downloadTimeout = newValue } }
-    }
-
-    /// Order of queued downloads of equal priority.
-    public var executionOrder: ImageDownloaderConfig.ExecutionOrder {
-        get { state.withLock { $0.config.executionOrder } }
-        set { state.withLock { $0.config.executionOrder = newValue } }
+        config.headers.first { $0.key.caseInsensitiveCompare(field) == .orderedSame }?.value
     }
 
     /// Ends the session. With `cancelPendingOperations`, every download is cancelled now (handlers

@@ -8,7 +8,7 @@ import Locking
 ///
 /// ```swift
 /// let downloader = ImageDownloader()
-/// let token = downloader.downloadImage(with: url, context: DownloadContext(targetSize: box)) { result in
+/// let token = downloader.downloadImage(with: ImageRequest(url: url, targetSize: box)) { result in
 ///     if case .success(let r) = result, r.isFinished { show(r.image) }
 /// }
 /// let image = try await downloader.image(for: url).image
@@ -18,7 +18,6 @@ import Locking
 public final class ImageDownloader: @unchecked Sendable {
     struct State {
         var config: ImageDownloaderConfig
-        var headers: [String: String] = ImageDownloaderConfig.defaultHeaders
         var operations: [URL: any DownloadOperation] = [:]
         var pending = PendingOperationQueue()
         var running: Set<ObjectIdentifier> = []
@@ -52,38 +51,47 @@ public final class ImageDownloader: @unchecked Sendable {
         state.withLock { $0.session }.invalidate()
     }
 
-    /// Starts (or joins) the download of `url`. Returns nil, after calling `completed` with
+    /// Starts (or joins) the download of `url` with no options (see `downloadImage(with:progress:completed:)`
+    /// with a request).
+    @discardableResult
+    public func downloadImage(
+        with url: URL?, progress: DownloadProgressHandler? = nil, completed: @escaping DownloadCompletionHandler
+    ) -> DownloadToken? {
+        downloadImage(with: ImageRequest(url: url), progress: progress, completed: completed)
+    }
+
+    /// Starts (or joins) the download of `request.url`. Returns nil, after calling `completed` with
     /// `.invalidURL`, when the URL is missing or not http/https, and with `.cancelled` after
     /// `invalidateSessionAndCancel`. Callbacks run on a decode queue, never on the network thread;
     /// keep them short and non-blocking. A request joining a running download of the same URL
-    /// shares its transfer options (the first caller's); its own decode options still apply.
+    /// shares its transfer (the first request's headers and transfer options); its own priority,
+    /// queue order and decode size still apply.
     @discardableResult
     public func downloadImage(
-        with url: URL?, options: ImageDownloaderOptions = [], context: DownloadContext = DownloadContext(),
-        progress: DownloadProgressHandler? = nil, completed: @escaping DownloadCompletionHandler
+        with request: ImageRequest, progress: DownloadProgressHandler? = nil, completed: @escaping DownloadCompletionHandler
     ) -> DownloadToken? {
-        guard let url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+        guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = url.host, !host.isEmpty else {
-            completed(.failure(.invalidURL(url?.absoluteString ?? "")))
+            completed(.failure(.invalidURL(request.url?.absoluteString ?? "")))
             return nil
         }
-        let priority = options.priority
-        let decodeOptions = Self.decodeOptions(options: options, context: context, config: config)
+        let priority = request.priority
+        let decodeOptions = request.decodeOptions(pixelBudget: config.scaleDownPixelBudget)
         let id = UInt64(handlerIDs.increment())
         var handler = DownloadHandler(id: id, priority: priority, decodeOptions: decodeOptions, progress: progress, completion: completed)
-        handler.stopsWhenSufficient = options.contains(.stopWhenSufficient) && options.contains(.progressiveLoad)
+        handler.stopsWhenSufficient = request.stopsWhenSufficient
         let outcome = state.withLock { state -> (operation: (any DownloadOperation)?, start: [any DownloadOperation]) in
             guard !state.invalidated else { return (nil, []) }
             if let existing = state.operations[url], existing.addHandler(handler) {
-                state.pending.update(existing, priority: existing.priority, order: context.queueOrder)
+                state.pending.update(existing, priority: existing.priority, order: request.queueOrder)
                 statistics.noteRequest(coalesced: true)
                 return (existing, [])
             }
             statistics.noteRequest(coalesced: false)
-            let operation = makeOperation(url: url, options: options, context: context, state: state)
+            let operation = makeOperation(request, url: url, state: state)
             _ = operation.addHandler(handler)
             state.operations[url] = operation
-            state.pending.enqueue(operation, priority: operation.priority, order: context.queueOrder)
+            state.pending.enqueue(operation, priority: operation.priority, order: request.queueOrder)
             return (operation, Self.dequeueRunnable(&state))
         }
         guard let operation = outcome.operation else {
@@ -118,10 +126,7 @@ public final class ImageDownloader: @unchecked Sendable {
     }
 
     /// Transfers running at once (default 6, at least 1).
-    public var maxConcurrentDownloads: Int {
-        get { state.withLock { $0.config.maxConcurrentDownloads } }
-        set { schedule { $0.config.maxConcurrentDownloads = max(1, newValue) } }
-    }
+    public var maxConcurrentDownloads: Int { max(1, config.maxConcurrentDownloads) }
 
     /// Operations currently holding a slot.
     public var currentDownloadCount: Int { state.withLock { $0.running.count } }

@@ -1,11 +1,14 @@
 import Foundation
 
-/// Settings of an `ImageDownloader` (SDWebImage's `SDWebImageDownloaderConfig`).
+/// Settings of an `ImageDownloader` (SDWebImage's `SDWebImageDownloaderConfig`), fixed when the
+/// downloader is made (`replaceConfig` swaps the whole value, with a new session); what varies per
+/// load is in its `ImageRequest`.
 ///
 /// ```swift
 /// var config = ImageDownloaderConfig()
 /// config.maxConcurrentDownloads = 4
 /// config.downloadTimeout = 10
+/// config.setValue("token", forHTTPHeaderField: "X-Token")
 /// let downloader = ImageDownloader(config: config)
 /// ```
 public struct ImageDownloaderConfig: Sendable {
@@ -52,13 +55,15 @@ public struct ImageDownloaderConfig: Sendable {
     /// Read credentials from a netrc file (curl's `--netrc-optional`): "" for `~/.netrc`, a path for
     /// another file; nil: no netrc. A password set here (`username`/`password`) wins.
     public var netrcFile: String?
-    /// Send the downloader's own headers (`ImageDownloader.setValue(_:forHTTPHeaderField:)`, the
-    /// gallery's `--header`) to every host a redirect reaches (curl's `--location-trusted`); false
+    /// Send the downloader's own headers (`headers` but the defaults: the gallery's `--header`) to every host a redirect reaches (curl's `--location-trusted`); false
     /// (the default): only to the requested URL's origin (scheme, host, port).
     public var headersFollowRedirects = false
     /// The proxy for every request (curl's `--proxy`, e.g. `http://127.0.0.1:8888`); nil: libcurl reads
     /// `http_proxy`, `https_proxy` and `no_proxy` from the environment itself.
     public var proxy: String?
+    /// Headers sent with every request (`Accept` and `User-Agent` by default); a request's own
+    /// headers override them by name (case-insensitively).
+    public var headers: [String: String] = ImageDownloaderConfig.defaultHeaders
     /// Last word on each request's headers: (url, headers) → headers to send.
     public var headersFilter: (@Sendable (URL, [String: String]) -> [String: String])?
     /// The operation type (tests inject their own).
@@ -71,6 +76,15 @@ public struct ImageDownloaderConfig: Sendable {
 
     /// The default configuration.
     public static var `default`: ImageDownloaderConfig { ImageDownloaderConfig() }
+
+    /// Sets (or with nil removes) a header sent with every request, replacing one of the same name
+    /// in any case.
+    public mutating func setValue(_ value: String?, forHTTPHeaderField field: String) {
+        if let existing = headers.keys.first(where: { $0.caseInsensitiveCompare(field) == .orderedSame }) {
+            headers[existing] = nil
+        }
+        if let value { headers[field] = value }
+    }
 
     /// `downloadTimeout` as a duration, with 0 (or less) meaning 15 s.
     var effectiveTimeout: Duration {

@@ -20,7 +20,7 @@ enum NetrcFile {
     /// The password for `user` on `host` in netrc `text` (the first matching entry: `machine HOST`,
     /// else `default`, whose `login` is `user` or absent).
     static func password(forUser user: String, host: String, in text: String) -> String? {
-        let tokens = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }).map(String.init)
+        let tokens = Self.tokens(text)
         var entries: [(machine: String?, login: String?, password: String?)] = []
         var index = 0
         while index < tokens.count {
@@ -40,5 +40,52 @@ enum NetrcFile {
         let usable = entries.filter { ($0.login == nil || $0.login == user) && $0.password != nil }
         let match = usable.first { $0.machine?.lowercased() == host.lowercased() } ?? usable.first { $0.machine == nil }
         return match?.password
+    }
+
+    /// The tokens of netrc `text`, as curl reads them: separated by blanks; a token in double
+    /// quotes may hold blanks and the escapes `\"`, `\\`, `\n`, `\r`, `\t`; a line whose first
+    /// non-blank is `#` is a comment; `macdef NAME` and the lines after it up to an empty line are
+    /// a macro, not entries.
+    static func tokens(_ text: String) -> [String] {
+        var tokens: [String] = []
+        var inMacro = false
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            if inMacro {
+                if line.allSatisfy({ $0 == " " || $0 == "\t" }) { inMacro = false }
+                continue
+            }
+            var rest = line.drop(while: { $0 == " " || $0 == "\t" })
+            if rest.first == "#" { continue }
+            var lineTokens: [String] = []
+            while let first = rest.first {
+                if first == " " || first == "\t" { rest = rest.dropFirst(); continue }
+                var token = ""
+                if first == "\"" {
+                    rest = rest.dropFirst()
+                    while let c = rest.first, c != "\"" {
+                        rest = rest.dropFirst()
+                        guard c == "\\", let escaped = rest.first else { token.append(c); continue }
+                        rest = rest.dropFirst()
+                        switch escaped {
+                        case "n": token.append("\n")
+                        case "r": token.append("\r")
+                        case "t": token.append("\t")
+                        default: token.append(escaped)
+                        }
+                    }
+                    rest = rest.dropFirst()  // the closing quote
+                } else {
+                    while let c = rest.first, c != " ", c != "\t" { token.append(c); rest = rest.dropFirst() }
+                }
+                lineTokens.append(token)
+            }
+            if let macro = lineTokens.firstIndex(of: "macdef") {
+                tokens += lineTokens[..<macro]
+                inMacro = true
+            } else {
+                tokens += lineTokens
+            }
+        }
+        return tokens
     }
 }

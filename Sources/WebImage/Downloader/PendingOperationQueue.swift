@@ -1,5 +1,5 @@
 /// Operations waiting for a slot: highest priority first; within a priority, the higher queue order
-/// (`DownloadContext.queueOrder`) first; then FIFO or LIFO by arrival.
+/// (`ImageRequest.queueOrder`) first; then FIFO or LIFO by arrival.
 /// Linear scans: the queue holds at most a few hundred entries. Not thread-safe (the downloader's
 /// lock guards it).
 struct PendingOperationQueue {

@@ -3,12 +3,12 @@ import Locking
 
 /// One `loadImage` call: cancels the cache query and the download together
 /// (SDWebImageCombinedOperation). After `cancel()` its completion is never called.
-public final class CombinedOperation: Sendable, Hashable {
+public final class CombinedOperation: Cancellable, Hashable {
     private struct State {
         var cancelled = false
         var finished = false
-        var cacheOperation: ImageCacheQueryOperation?
-        var downloadToken: DownloadToken?
+        /// The cache query and the download handler of the load, while they run.
+        var parts: [any Cancellable] = []
     }
 
     private let state = Locked(State())
@@ -23,40 +23,30 @@ public final class CombinedOperation: Sendable, Hashable {
     public var isFinished: Bool { state.withLock { $0.finished } }
 
     /// The download's token while one runs (its `priority` can be changed live).
-    public var downloadToken: DownloadToken? { state.withLock { $0.downloadToken } }
+    public var downloadToken: DownloadToken? { state.withLock { $0.parts.lazy.compactMap { $0 as? DownloadToken }.last } }
 
     /// Cancels the cache query and the download handler; no completion follows.
     public func cancel() {
-        let (query, token, first) = state.withLock { state -> (ImageCacheQueryOperation?, DownloadToken?, Bool) in
-            guard !state.cancelled, !state.finished else { return (nil, nil, false) }
+        let (parts, first) = state.withLock { state -> ([any Cancellable], Bool) in
+            guard !state.cancelled, !state.finished else { return ([], false) }
             state.cancelled = true
-            defer { state.cacheOperation = nil; state.downloadToken = nil }
-            return (state.cacheOperation, state.downloadToken, true)
+            defer { state.parts = [] }
+            return (state.parts, true)
         }
-        query?.cancel()
-        token?.cancel()
+        for part in parts { part.cancel() }
         if first { onEnd(self) }
     }
 
-    /// Attaches the cache query; cancels it at once if the operation is already cancelled. A
-    /// query that already led to the final result (it can finish before `attach` runs) is not
-    /// kept: the operation would hold it, and it the operation, after the load ended.
-    func attach(_ query: ImageCacheQueryOperation) {
+    /// Attaches a part of the load (the cache query, the download token); cancels it at once if the
+    /// operation is already cancelled. A part attached after the load ended (a query can lead to the
+    /// final result before `attach` runs) is not kept: the operation would hold it, and it the
+    /// operation, after the load ended.
+    func attach(_ part: any Cancellable) {
         let cancelled = state.withLock { state in
-            if !state.cancelled && !state.finished { state.cacheOperation = query }
+            if !state.cancelled && !state.finished { state.parts.append(part) }
             return state.cancelled
         }
-        if cancelled { query.cancel() }
-    }
-
-    /// Attaches the download token; cancels it at once if the operation is already cancelled
-    /// (and keeps no token once the load has ended).
-    func attach(_ token: DownloadToken) {
-        let cancelled = state.withLock { state in
-            if !state.cancelled && !state.finished { state.downloadToken = token }
-            return state.cancelled
-        }
-        if cancelled { token.cancel() }
+        if cancelled { part.cancel() }
     }
 
     /// Runs `deliver` unless cancelled; a final delivery marks the operation finished (and ends it).
@@ -67,8 +57,7 @@ public final class CombinedOperation: Sendable, Hashable {
             guard !state.cancelled, !state.finished else { return false }
             if final {
                 state.finished = true
-                state.cacheOperation = nil
-                state.downloadToken = nil
+                state.parts = []
             }
             return true
         }

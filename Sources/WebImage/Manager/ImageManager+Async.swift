@@ -3,69 +3,33 @@ import ImageCodecs
 import Locking
 
 extension ImageManager {
-    /// Loads `url` and returns the first finished result (partial images are skipped; with
-    /// `.refreshCached`, that is the cached copy). Cancelling the task cancels the load and throws
-    /// `CancellationError`; a failed load throws its `ImageLoadError`.
-    public func image(
-        for url: URL?, options: ImageManagerOptions = [], context: ImageLoadContext = ImageLoadContext()
-    ) async throws -> ImageLoadResult {
-        let box = OperationBox()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ImageLoadResult, any Error>) in
-                let once = Locked<CheckedContinuation<ImageLoadResult, any Error>?>(continuation)
-                let operation = loadImage(with: url, options: options.subtracting(.progressiveLoad), context: context) { result in
-                    guard result.isFinished, let continuation = once.withLock({ c -> CheckedContinuation<ImageLoadResult, any Error>? in
-                        defer { c = nil }
-                        return c
-                    }) else { return }
-                    if let error = result.error {
-                        continuation.resume(throwing: error)
-                    } else {
-                        continuation.resume(returning: result)
-                    }
+    /// Loads `request` and returns its last finished result: partial images are skipped, and a cached
+    /// copy under revalidation (`isRevalidating`) is followed by the revalidation — a 304 or a failed
+    /// revalidation returns the cached copy (with `isRevalidating` still set), a new body the new image.
+    /// Cancelling the task cancels the load and throws `CancellationError`; a failed load throws its
+    /// `ImageLoadError`.
+    public func image(for request: ImageRequest) async throws -> ImageLoadResult {
+        var request = request
+        request.options.remove(.progressiveLoad)  // partial images would be skipped anyway
+        let cached = Locked<ImageLoadResult?>(nil)
+        return try await ResumeOnce<ImageLoadResult>().run { finish in
+            loadImage(with: request) { result in
+                guard result.isFinished else { return }
+                if result.isRevalidating {
+                    cached.withLock { $0 = result }
+                    return
                 }
-                box.set(operation) {
-                    once.withLock { c -> CheckedContinuation<ImageLoadResult, any Error>? in
-                        defer { c = nil }
-                        return c
-                    }?.resume(throwing: CancellationError())
+                if let copy = cached.withLock({ $0 }), result.isNotModified || result.error != nil {
+                    return finish(.success(copy))
                 }
+                if let error = result.error { return finish(.failure(error)) }
+                finish(.success(result))
             }
-        } onCancel: {
-            box.cancel()
-        }
-    }
-}
-
-/// Holds the operation of an async load so that task cancellation can reach it, even when the
-/// cancellation arrives before the operation exists.
-private final class OperationBox: Sendable {
-    private struct State {
-        var operation: CombinedOperation?
-        var onCancel: (@Sendable () -> Void)?
-        var cancelled = false
-    }
-
-    private let state = Locked(State())
-
-    func set(_ operation: CombinedOperation, onCancel: @escaping @Sendable () -> Void) {
-        let cancelled = state.withLock { state in
-            state.operation = operation
-            state.onCancel = onCancel
-            return state.cancelled
-        }
-        if cancelled {
-            operation.cancel()
-            onCancel()
         }
     }
 
-    func cancel() {
-        let (operation, onCancel) = state.withLock { state in
-            state.cancelled = true
-            return (state.operation, state.onCancel)
-        }
-        operation?.cancel()
-        onCancel?()
+    /// Loads `url` with no options (see `image(for:)` with a request).
+    public func image(for url: URL?) async throws -> ImageLoadResult {
+        try await image(for: ImageRequest(url: url))
     }
 }

@@ -4,18 +4,18 @@ import ImageCodecs
 extension ImageManager {
     /// Step 1: the cache (RFC 9111). A fresh hit completes with no request; a stale one (or
     /// `no-cache`, or unknown freshness) — and any hit with `.refreshCached` — is delivered at once,
-    /// then revalidated with a conditional request. A miss downloads unless `.fromCacheOnly`.
+    /// then revalidated with a conditional request. A miss downloads, unless `.memoryCacheOnly`
+    /// (which also never revalidates). With `.originalData` only a hit with the original bytes counts.
     func queryCache(_ load: Load) {
-        let refresh = load.options.contains(.refreshCached) && load.url.isHTTP
-        var queryOptions: ImageCacheQueryOptions = []
-        if refresh { queryOptions.insert(.queryData) }  // reads the disk entry for its validators
-        var queryContext = ImageCacheQueryContext()
-        queryContext.decodeOptions = load.decodeOptions
+        let options = load.url.isHTTP ? load.options : load.options.subtracting(.refreshCached)
+        let memoryOnly = options.contains(.memoryCacheOnly)
+        let wantsData = options.contains(.originalData)
         let now = cache.config.clock
-        let query = cache.queryCacheOperation(forKey: load.cacheKey, options: queryOptions, context: queryContext) {
-            [self] result in
-            if let image = result.image {
-                let revalidate = load.url.isHTTP && !load.options.contains(.fromCacheOnly) && (refresh || !result.isFresh(at: now()))
+        let query = cache.queryCacheOperation(forKey: load.cacheKey, options: options) { [self] result in
+            if wantsData, let data = result.data {
+                load.deliver(ImageLoadResult(url: load.url, image: result.image, data: data, cacheType: result.cacheType), last: true)
+            } else if !wantsData, let image = result.image {
+                let revalidate = load.url.isHTTP && !memoryOnly && (options.contains(.refreshCached) || !result.isFresh(at: now()))
                 var hit = ImageLoadResult(url: load.url, image: image, cacheType: result.cacheType)
                 hit.isRevalidating = revalidate
                 load.deliver(hit, last: !revalidate)
@@ -23,7 +23,7 @@ extension ImageManager {
                     let metadata = ResponseMetadata(validators: result.validators ?? HTTPValidators(), freshness: result.freshness)
                     fetch(load, cached: CachedCopy(image: image, metadata: metadata))
                 }
-            } else if load.options.contains(.fromCacheOnly) {
+            } else if memoryOnly {
                 load.deliver(ImageLoadResult(url: load.url, error: .notCached(load.url)), last: true)
             } else {
                 fetch(load, cached: nil)
@@ -36,10 +36,10 @@ extension ImageManager {
     func fetch(_ load: Load, cached: CachedCopy?) {
         guard !load.operation.isCancelled else { return }
         if load.url.isFileURL {
-            fileLoader.load(load.url, options: load.decodeOptions) { [self] result in
+            fileLoader.load(load.url, options: load.request.decodeOptions(pixelBudget: downloader.config.scaleDownPixelBudget)) { [self] result in
                 switch result {
                 case .success(let image):
-                    if load.context.storeInMemory {
+                    if !load.options.contains(.skipMemoryStore) {
                         cache.store(image: image, data: nil, forKey: load.cacheKey, toDisk: false)
                     }
                     load.deliver(ImageLoadResult(url: load.url, image: image), last: true)

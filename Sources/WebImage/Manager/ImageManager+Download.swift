@@ -2,38 +2,12 @@ import Foundation
 import ImageCodecs
 
 extension ImageManager {
-    /// The downloader options the seed's manager derives from the manager options.
-    static func downloaderOptions(_ options: ImageManagerOptions, hasCachedImage: Bool) -> ImageDownloaderOptions {
-        var result: ImageDownloaderOptions = []
-        if options.contains(.lowPriority) { result.insert(.lowPriority) }
-        if options.contains(.progressiveLoad) { result.insert(.progressiveLoad) }
-        if options.contains(.refreshCached) { result.insert(.useURLCache) }
-        if options.contains(.continueInBackground) { result.insert(.continueInBackground) }
-        if options.contains(.handleCookies) { result.insert(.handleCookies) }
-        if options.contains(.allowInvalidSSLCertificates) { result.insert(.allowInvalidSSLCertificates) }
-        if options.contains(.highPriority) { result.insert(.highPriority) }
-        if options.contains(.scaleDownLargeImages) { result.insert(.scaleDownLargeImages) }
-        if options.contains(.stopWhenSufficient) && !options.contains(.refreshCached) { result.insert(.stopWhenSufficient) }
-        if hasCachedImage {
-            // Revalidating a cached copy: no progressive frames over it, and a fresh answer.
-            result.remove(.progressiveLoad)
-            result.insert(.ignoreCachedResponse)
-        }
-        return result
-    }
-
-    /// Step 3: the network. Stores the result and completes; 304 touches the entry.
+    /// Step 3: the network. Stores the result and completes; 304 touches the entry. A revalidation
+    /// (`cached`) sends the stored validators, asks intermediaries for a fresh copy and shows no
+    /// progressive frames over the cached image.
     func download(_ load: Load, cached: CachedCopy?) {
-        var headers = load.context.headers
-        if let cached {
-            for (name, value) in cached.metadata.validators.conditionalHeaders { headers[name] = value }
-        }
-        var downloadContext = DownloadContext(decodeOptions: load.decodeOptions, headers: headers)
-        downloadContext.queueOrder = load.context.queueOrder
-        let options = Self.downloaderOptions(load.options, hasCachedImage: cached != nil)
-        let token = downloader.downloadImage(
-            with: load.url, options: options, context: downloadContext, progress: load.progress
-        ) { [self] result in
+        let request = cached.map { load.request.revalidating($0.metadata.validators) } ?? load.request
+        let token = downloader.downloadImage(with: request, progress: load.progress) { [self] result in
             switch result {
             case .success(let download) where !download.isFinished:
                 guard load.options.contains(.progressiveLoad), let image = download.image else { return }
@@ -66,7 +40,7 @@ extension ImageManager {
             return
         }
         var transformed = false
-        if let delegate, !image.isAnimated || load.options.contains(.transformAnimatedImage) {
+        if let delegate, !image.isAnimated {
             let result = delegate.transformDownloadedImage(image, for: load.url)
             transformed = result.id != image.id
             image = result
@@ -83,10 +57,23 @@ extension ImageManager {
         let whole = download.isWholeBody
         let toDisk = !load.options.contains(.cacheMemoryOnly) && !transformed && whole && !HTTPFreshness.forbidsStorage(download.headers)
         cache.store(
-            image: load.context.storeInMemory || transformed || !whole ? image : nil,
+            image: !load.options.contains(.skipMemoryStore) || transformed || !whole ? image : nil,
             data: transformed || !whole ? nil : download.data, forKey: load.cacheKey, toDisk: toDisk,
             validators: download.validators, contentType: download.headers["content-type"], responseHeaders: download.headers
         )
         load.deliver(ImageLoadResult(url: load.url, image: image, data: download.data), last: true)
+    }
+}
+
+extension ImageRequest {
+    /// The request that revalidates a cached copy: the stored validators as conditional headers, a
+    /// fresh answer asked of intermediaries (`.ignoreCachedResponse`), and no progressive frames over
+    /// the cached image (so no early stop either). Everything else stays.
+    func revalidating(_ validators: HTTPValidators) -> ImageRequest {
+        var request = self
+        for (name, value) in validators.conditionalHeaders { request.headers[name] = value }
+        request.options.remove(.progressiveLoad)
+        request.options.insert(.ignoreCachedResponse)
+        return request
     }
 }

@@ -6,8 +6,8 @@ import Locking
 /// (SDWebImageManager). Every load is one `CombinedOperation`.
 ///
 /// ```swift
-/// let op = ImageManager.shared.loadImage(with: url, options: [.progressiveLoad],
-///                                        context: ImageLoadContext(targetSize: PixelSize(width: 160, height: 96))) { result in
+/// let request = ImageRequest(url: url, targetSize: PixelSize(width: 160, height: 96), options: [.progressiveLoad])
+/// let op = ImageManager.shared.loadImage(with: request) { result in
 ///     if let image = result.image { show(image, final: result.isFinished) }
 /// }
 /// op.cancel()   // the cell scrolled away: no callback follows
@@ -59,12 +59,6 @@ public final class ImageManager: Sendable {
     }
 
     /// The cache key of `url`.
-    /// The decoded image of `url` at `targetSize` that the memory cache holds, if any: what a load
-    /// would deliver at once (no disk access, no request).
-    public func memoryCachedImage(for url: URL, targetSize: PixelSize?) -> Image? {
-        cache.imageFromMemory(forKey: ImageCacheKey(urlKey: cacheKey(for: url), targetSize: targetSize))
-    }
-
     public func cacheKey(for url: URL?) -> String {
         guard let url else { return "" }
         if let filter = cacheKeyFilter { return filter(url) }
@@ -82,41 +76,41 @@ public final class ImageManager: Sendable {
         for operation in runningOperations { operation.cancel() }
     }
 
-    /// Loads `string` as a URL (see `loadImage(with:options:context:progress:completed:)`).
+    /// Loads `url` with no options at its own size (see `loadImage(with:progress:completed:)` for a request).
     @discardableResult
     public func loadImage(
-        with string: String, options: ImageManagerOptions = [], context: ImageLoadContext = ImageLoadContext(),
-        progress: DownloadProgressHandler? = nil, completed: @escaping @Sendable (ImageLoadResult) -> Void
+        with url: URL?, progress: DownloadProgressHandler? = nil, completed: @escaping @Sendable (ImageLoadResult) -> Void
     ) -> CombinedOperation {
-        loadImage(with: URL(string: string), options: options, context: context, progress: progress, completed: completed)
+        loadImage(with: ImageRequest(url: url), progress: progress, completed: completed)
     }
 
-    /// Loads the image of `url`: memory cache, disk cache, then the network (or the file system for
-    /// `file:` URLs). `completed` runs for each partial image (`isFinished == false`, with
+    /// Loads the image of `request`: memory cache, disk cache, then the network (or the file system
+    /// for `file:` URLs). `completed` runs for each partial image (`isFinished == false`, with
     /// `.progressiveLoad`) and for the result; with `.refreshCached` and a cached copy, first for the
     /// cached image and again for the revalidation (`isNotModified`, a new image, or an error).
-    /// Callbacks run on background queues; never after `cancel()`.
+    /// Callbacks run on background queues (a memory hit inline, before this returns); never after
+    /// `cancel()`. With `.originalData` the result's `data` is the whole original file.
     @discardableResult
     public func loadImage(
-        with url: URL?, options: ImageManagerOptions = [], context: ImageLoadContext = ImageLoadContext(),
-        progress: DownloadProgressHandler? = nil, completed: @escaping @Sendable (ImageLoadResult) -> Void
+        with request: ImageRequest, progress: DownloadProgressHandler? = nil,
+        completed: @escaping @Sendable (ImageLoadResult) -> Void
     ) -> CombinedOperation {
         let operation = CombinedOperation { [weak self] op in
             _ = self?.running.withLock { $0.remove(op) }
         }
         running.withLock { _ = $0.insert(operation) }
-        guard let url, Self.isLoadable(url) else {
-            let text = url?.redactedString ?? ""
-            operation.deliver(final: true) { completed(ImageLoadResult(url: url, error: .invalidURL(text))) }
+        guard let url = request.url, Self.isLoadable(url) else {
+            let text = request.url?.redactedString ?? ""
+            operation.deliver(final: true) { completed(ImageLoadResult(url: request.url, error: .invalidURL(text))) }
             return operation
         }
-        let load = Load(url: url, key: cacheKey(for: url), options: options, context: context,
+        let load = Load(url: url, key: cacheKey(for: url), request: request,
                         operation: operation, progress: progress, completed: completed)
-        if !options.contains(.retryFailed), let error = failedURLs.error(forKey: load.key) {
+        if !request.options.contains(.retryFailed), let error = failedURLs.error(forKey: load.key) {
             operation.deliver(final: true) { completed(ImageLoadResult(url: url, error: error)) }
             return operation
         }
-        if options.contains(.fromLoaderOnly) {
+        if request.options.contains(.fromLoaderOnly) {
             fetch(load, cached: nil)
         } else {
             queryCache(load)
@@ -137,21 +131,14 @@ public final class ImageManager: Sendable {
 struct Load: Sendable {
     let url: URL
     let key: String
-    let options: ImageManagerOptions
-    let context: ImageLoadContext
+    let request: ImageRequest
     let operation: CombinedOperation
     let progress: DownloadProgressHandler?
     let completed: @Sendable (ImageLoadResult) -> Void
 
-    var cacheKey: ImageCacheKey { ImageCacheKey(urlKey: key, targetSize: context.targetSize) }
+    var options: ImageRequest.Options { request.options }
 
-    var decodeOptions: DecodeOptions {
-        var decode = DecodeOptions(targetSize: context.targetSize)
-        if options.contains(.scaleDownLargeImages), decode.targetSize == nil {
-            decode.targetSize = PixelSize(width: 4096, height: 4096)
-        }
-        return decode
-    }
+    var cacheKey: ImageCacheKey { ImageCacheKey(urlKey: key, targetSize: request.targetSize) }
 
     /// Delivers `result`; `last` ends the operation.
     func deliver(_ result: ImageLoadResult, last: Bool) {

@@ -1,11 +1,12 @@
 import DequeModule
 import Foundation
+import ImageCodecs
 import Locking
 
 /// Warms the cache at low priority (SDWebImagePrefetcher). At most `maxConcurrentPrefetchCount`
 /// prefetch loads run at once across every `prefetchURLs` call, so prefetching never takes more
 /// than that many of the downloader's transfer slots from visible loads. URLs already cached are
-/// skipped. Stores to disk, and to memory only if the context asks. An on-screen load of a URL being
+/// skipped. Stores to disk, and to memory only when asked (`storeInMemory`). An on-screen load of a URL being
 /// prefetched joins its transfer (the downloader coalesces by URL) and raises its priority instead of
 /// starting a second one.
 ///
@@ -18,8 +19,8 @@ public final class ImagePrefetcher: Sendable {
     public let manager: ImageManager
     /// Prefetch loads at once, over all tokens (default 3).
     public let maxConcurrentPrefetchCount: Int
-    /// Manager options for every prefetch (`.lowPriority` is always added).
-    public let options: ImageManagerOptions
+    /// Request options for every prefetch (they load at `.low` priority).
+    public let options: ImageRequest.Options
 
     private struct Scheduler {
         var queue = Deque<(token: PrefetchToken, index: Int)>()
@@ -30,31 +31,37 @@ public final class ImagePrefetcher: Sendable {
     private let scheduler = Locked(Scheduler())
 
     /// Creates a prefetcher.
-    public init(manager: ImageManager = .shared, maxConcurrentPrefetchCount: Int = 3, options: ImageManagerOptions = []) {
+    public init(manager: ImageManager = .shared, maxConcurrentPrefetchCount: Int = 3, options: ImageRequest.Options = []) {
         self.manager = manager
         self.maxConcurrentPrefetchCount = max(1, maxConcurrentPrefetchCount)
-        self.options = options.union(.lowPriority)
+        self.options = options
     }
 
-    /// Prefetches `urls`; `completed` runs once all are done (finished, skipped) unless cancelled.
-    /// `context.storeInMemory` defaults to false here: prefetched images go to disk only.
+    /// Prefetches `urls` decoded at `targetSize`; `completed` runs once all are done (finished,
+    /// skipped) unless cancelled. Prefetched images go to disk only unless `storeInMemory`.
     @discardableResult
     public func prefetchURLs(
-        _ urls: [URL], context: ImageLoadContext = ImageLoadContext(storeInMemory: false),
+        _ urls: [URL], targetSize: PixelSize? = nil, storeInMemory: Bool = false,
         completed: (@Sendable (_ finished: Int, _ skipped: Int) -> Void)? = nil
     ) -> PrefetchToken {
-        start(urls, context: context, progress: nil, completed: completed)
+        start(urls, request(targetSize, storeInMemory: storeInMemory), progress: nil, completed: completed)
     }
 
     /// Prefetches `urls`, reporting `progress` (URLs done, total) after each one. Both closures are
     /// required here so that a lone trailing closure always means `completed` in the other form.
     @discardableResult
     public func prefetchURLs(
-        _ urls: [URL], context: ImageLoadContext = ImageLoadContext(storeInMemory: false),
+        _ urls: [URL], targetSize: PixelSize? = nil, storeInMemory: Bool = false,
         progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void,
         completed: @escaping @Sendable (_ finished: Int, _ skipped: Int) -> Void
     ) -> PrefetchToken {
-        start(urls, context: context, progress: progress, completed: completed)
+        start(urls, request(targetSize, storeInMemory: storeInMemory), progress: progress, completed: completed)
+    }
+
+    /// The request every URL of a prefetch loads with (its URL filled in per load).
+    private func request(_ targetSize: PixelSize?, storeInMemory: Bool) -> ImageRequest {
+        ImageRequest(url: nil, targetSize: targetSize, priority: .low,
+                     options: storeInMemory ? options : options.union(.skipMemoryStore))
     }
 
     /// Cancels every prefetch of this prefetcher.
@@ -67,10 +74,10 @@ public final class ImagePrefetcher: Sendable {
     }
 
     private func start(
-        _ urls: [URL], context: ImageLoadContext, progress: (@Sendable (Int, Int) -> Void)?,
+        _ urls: [URL], _ template: ImageRequest, progress: (@Sendable (Int, Int) -> Void)?,
         completed: (@Sendable (Int, Int) -> Void)?
     ) -> PrefetchToken {
-        let token = PrefetchToken(urls: urls, manager: manager, options: options, context: context,
+        let token = PrefetchToken(urls: urls, manager: manager, template: template,
                                   progress: progress, completed: completed)
         if urls.isEmpty {
             token.finishEmpty()

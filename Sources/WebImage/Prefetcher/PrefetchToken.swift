@@ -2,7 +2,7 @@ import Foundation
 import Locking
 
 /// One `prefetchURLs` call: its counters and its cancellation.
-public final class PrefetchToken: Sendable {
+public final class PrefetchToken: Cancellable {
     private struct State {
         var finished = 0
         var skipped = 0
@@ -15,18 +15,17 @@ public final class PrefetchToken: Sendable {
     /// The URLs, in order.
     public let urls: [URL]
     private let manager: ImageManager
-    private let options: ImageManagerOptions
-    private let context: ImageLoadContext
+    /// Every load's request but its URL.
+    private let template: ImageRequest
     private let progress: (@Sendable (Int, Int) -> Void)?
     private let completed: (@Sendable (Int, Int) -> Void)?
     private let state = Locked(State())
 
-    init(urls: [URL], manager: ImageManager, options: ImageManagerOptions, context: ImageLoadContext,
+    init(urls: [URL], manager: ImageManager, template: ImageRequest,
          progress: (@Sendable (Int, Int) -> Void)?, completed: (@Sendable (Int, Int) -> Void)?) {
         self.urls = urls
         self.manager = manager
-        self.options = options
-        self.context = context
+        self.template = template
         self.progress = progress
         self.completed = completed
     }
@@ -67,10 +66,11 @@ public final class PrefetchToken: Sendable {
             record(index, skipped: true, failed: false)
             return false
         }
-        var loadOptions = options
-        loadOptions.insert(.fromLoaderOnly)
+        var request = template
+        request.url = url
+        request.options.insert(.fromLoaderOnly)
         let slot = SlotRelease(release)
-        let operation = manager.loadImage(with: url, options: loadOptions, context: context) { [self] result in
+        let operation = manager.loadImage(with: request) { [self] result in
             guard result.isFinished else { return }
             record(index, skipped: false, failed: result.error != nil)
             slot.fire()
@@ -92,7 +92,7 @@ public final class PrefetchToken: Sendable {
     private func isCached(_ url: URL) -> Bool {
         let key = manager.cacheKey(for: url)
         if manager.cache.disk?.contains(key: key) == true { return true }
-        return manager.cache.memory.image(forKey: ImageCacheKey(urlKey: key, targetSize: context.targetSize)) != nil
+        return manager.cache.memory.image(forKey: ImageCacheKey(urlKey: key, targetSize: template.targetSize)) != nil
     }
 
     private func record(_ index: Int, skipped: Bool, failed: Bool) {

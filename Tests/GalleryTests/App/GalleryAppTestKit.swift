@@ -5,6 +5,7 @@ import TerminalGraphics
 import Testing
 import TestSupport
 @testable import Gallery
+import WebImage
 
 /// A source that records calls and answers each bind at once with a solid image whose red channel is
 /// the item index (so the test can see which image a cell shows).
@@ -32,9 +33,9 @@ final class RecordingSource: CellImageSource, Sendable {
         return Image(width: 16, height: 16, pixels: frames[0].pixels, frames: frames, loopCount: 0)
     }
 
-    func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: CellLoadOptions, onUpdate: @escaping (CellImageUpdate) -> Void) {
+    func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: ImageRequest.Options, onUpdate: @escaping (CellImageUpdate) -> Void) {
         let index = item.entry.line - 1
-        log.withLock { $0.append("bind \(index)\(options.contains(.refresh) ? " refresh" : "")") }
+        log.withLock { $0.append("bind \(index)\(options.contains(.refreshCached) ? " refresh" : "")") }
         if index == failIndex { onUpdate(.failed("404 Not Found")); return }
         if animated {
             onUpdate(.final(Self.animation(), ImageDetails(pixelSize: PixelSize(width: 16, height: 16), format: "GIF")))

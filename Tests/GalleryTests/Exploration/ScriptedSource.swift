@@ -1,6 +1,7 @@
 import ImageCodecs
 import TerminalGraphics
 @testable import Gallery
+import WebImage
 
 /// A `CellImageSource` whose loads move only when the test says (`step`): progress, a partial
 /// image, the final image, a failure, a stall, a revalidation. Finals go to a memory cache, from
@@ -10,7 +11,7 @@ final class ScriptedSource: CellImageSource {
     struct Load {
         let slot: SlotID
         let index: Int
-        let options: CellLoadOptions
+        let options: ImageRequest.Options
         let onUpdate: (CellImageUpdate) -> Void
         var received: Int64 = 0
     }
@@ -39,12 +40,12 @@ final class ScriptedSource: CellImageSource {
         ImageDetails(pixelSize: PixelSize(width: image.width, height: image.height), byteCount: 1234, format: "PNG", origin: origin)
     }
 
-    func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: CellLoadOptions, onUpdate: @escaping (CellImageUpdate) -> Void) {
+    func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: ImageRequest.Options, onUpdate: @escaping (CellImageUpdate) -> Void) {
         cancel(slot: slot)
         let index = item.entry.line - 1
         if let cached = memory[index] {
             onUpdate(.final(cached, details(cached, origin: "memory")))
-            if !options.contains(.refresh) { return }
+            if !options.contains(.refreshCached) { return }
         } else if failed.contains(index) {
             onUpdate(.failed("404 Not Found"))
             return
@@ -74,7 +75,7 @@ final class ScriptedSource: CellImageSource {
             break
         case .revalidate:
             loads.remove(at: at)
-            if load.options.contains(.refresh), memory[load.index] != nil {
+            if load.options.contains(.refreshCached), memory[load.index] != nil {
                 // A refresh: unchanged (304) or a new image, by turns.
                 generation += 1
                 if generation % 2 == 0 {

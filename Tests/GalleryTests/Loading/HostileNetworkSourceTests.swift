@@ -207,7 +207,7 @@ import WebImage
             let name = names[index]
             let item = GalleryItem(entry: URLListEntry(line: index + 1, location: .remote(url)))
             guard let source = sources[timeouts[index]] else { continue }
-            source.bind(slot: SlotID(index), item: item, targetSize: PixelSize(width: 120, height: 80), options: [.progressive]) { update in
+            source.bind(slot: SlotID(index), item: item, targetSize: PixelSize(width: 120, height: 80), options: [.progressiveLoad]) { update in
                 let now = ContinuousClock.now
                 outcomes.withLock { all in
                     var outcome = all[name] ?? Outcome()

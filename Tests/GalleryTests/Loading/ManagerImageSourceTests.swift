@@ -168,7 +168,7 @@ import WebImage
         inbox.claimOwnership()
         let source = makeSource(inbox)
         var updates = 0, events = 0, done = false
-        source.bind(slot: SlotID(0), item: item(url), targetSize: PixelSize(width: 64, height: 64), options: [.progressive]) { update in
+        source.bind(slot: SlotID(0), item: item(url), targetSize: PixelSize(width: 64, height: 64), options: [.progressiveLoad]) { update in
             updates += 1
             if case .final = update { done = true }
         }

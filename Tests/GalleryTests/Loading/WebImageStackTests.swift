@@ -32,14 +32,14 @@ import TestSupport
         var options = GalleryOptions()
         options.cacheDirectory = try Fixtures.temporaryDirectory("stack-print").path
         options.refresh = true
-        #expect(WebImageStack.managerOptions(options).contains(.refreshCached))
+        #expect(WebImageStack.requestOptions(options).contains(.refreshCached))
         let stack = WebImageStack(options: options)
         let load = stack.components.loadForPrint
         let entry = try #require(URLList.parse("\(server.url("/blue.png").absoluteString) Blue\n", baseDirectory: URL(fileURLWithPath: "/")).entries.first)
-        let first = try await Blocking.run { load(entry, nil) }
+        let first = await load(entry, nil)
         // The second sheet revalidates the cached copy (before: served from the cache, no request)
         // and keeps it on 304.
-        let second = try await Blocking.run { load(entry, nil) }
+        let second = await load(entry, nil)
         for result in [first, second] {
             guard case .success(let (image, _)) = result else { Issue.record("load failed: \(result)"); continue }
             #expect(image.width == 24 && image.height == 16)

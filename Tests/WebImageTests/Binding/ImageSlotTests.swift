@@ -34,7 +34,7 @@ private final class Assignments: @unchecked Sendable {  // touched only on the s
         for n in 0..<1000 {
             let url = urls[(n * 7) % 50]
             lastURL = url
-            executor.sync { slot.setImage(with: url, options: [.progressiveLoad, .highPriority]) }
+            executor.sync { slot.setImage(with: ImageRequest(url: url, priority: .high, options: .progressiveLoad)) }
             if n % 100 == 0 { try await Task.sleep(for: .milliseconds(5)) }
         }
         let expected = Self.color(urls.firstIndex(of: lastURL) ?? 0)
@@ -64,11 +64,11 @@ private final class Assignments: @unchecked Sendable {  // touched only on the s
         let slot = executor.sync { ImageSlot(manager: kit.manager, executor: executor) }
         let done = CallbackRecorder<ImageLoadResult>()
 
-        executor.sync { slot.setImage(with: kit.server.url("/ok.png")) { done.record($0) } }
+        executor.sync { slot.setImage(with: ImageRequest(url: kit.server.url("/ok.png"))) { done.record($0) } }
         #expect(await done.wait(count: 1))
         #expect(executor.sync { slot.image?.firstPixel } == [1, 2, 3, 255])
 
-        executor.sync { slot.setImage(with: nil) { done.record($0) } }
+        executor.sync { slot.setImage(with: ImageRequest(url: nil)) { done.record($0) } }
         #expect(done.all.count == 2)
         #expect(done.all.last?.error == .invalidURL(""))
         #expect(executor.sync { slot.image } == nil)
@@ -81,7 +81,7 @@ private final class Assignments: @unchecked Sendable {  // touched only on the s
         let executor = QueueUIExecutor()
         let slot = executor.sync { ImageSlot(manager: kit.manager, executor: executor) }
         let done = CallbackRecorder<ImageLoadResult>()
-        executor.sync { slot.setImage(with: kit.server.url("/a.png"), options: .avoidAutoSetImage) { done.record($0) } }
+        executor.sync { slot.setImage(with: ImageRequest(url: kit.server.url("/a.png"), options: .avoidAutoSetImage)) { done.record($0) } }
         #expect(await done.wait(count: 1))
         #expect(done.all.first?.image?.firstPixel == [4, 5, 6, 255])
         #expect(executor.sync { slot.image } == nil)
@@ -97,7 +97,7 @@ private final class Assignments: @unchecked Sendable {  // touched only on the s
         let executor = QueueUIExecutor()
         let slot = executor.sync { ImageSlot(manager: kit.manager, executor: executor) }
         let done = CallbackRecorder<ImageLoadResult>()
-        executor.sync { slot.setImage(with: kit.server.url("/slow.png")) { done.record($0) } }
+        executor.sync { slot.setImage(with: ImageRequest(url: kit.server.url("/slow.png"))) { done.record($0) } }
         #expect(await kit.server.waitUntil { !$0.isEmpty })
         executor.sync { slot.cancelCurrentImageLoad() }
         #expect(await kit.server.waitUntil(timeout: .seconds(30)) { $0.first?.clientDisconnectedEarly == true })

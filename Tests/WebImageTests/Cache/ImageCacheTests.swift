@@ -46,7 +46,7 @@ import TestSupport
         cache.store(image: nil, data: data, forKey: url, validators: validators) { stored.signal() }
         #expect(stored.wait(timeout: .now() + 5) == .success)
         let thumbKey = url.withTargetSize(PixelSize(width: 40, height: 40))
-        let r = try #require(Self.result { cache.queryCacheOperation(forKey: thumbKey, options: .queryData, done: $0) })
+        let r = try #require(Self.result { cache.queryCacheOperation(forKey: thumbKey, options: .refreshCached, done: $0) })
         #expect(r.cacheType == .disk)
         #expect(r.image?.size == PixelSize(width: 40, height: 30))
         #expect(r.image?.sourceSize == PixelSize(width: 400, height: 300))
@@ -63,7 +63,7 @@ import TestSupport
         #expect(Self.result { cache.queryCacheOperation(forKey: url, done: $0) }?.cacheType == ImageCacheType.none)
         cache.store(image: nil, data: TinyImage.data(width: 2, height: 2), forKey: url)
         cache.waitUntilIdle()
-        #expect(Self.result { cache.queryCacheOperation(forKey: url, options: .memoryOnly, done: $0) }?.cacheType == ImageCacheType.none)
+        #expect(Self.result { cache.queryCacheOperation(forKey: url, options: .memoryCacheOnly, done: $0) }?.cacheType == ImageCacheType.none)
         #expect(cache.diskCount == 1 && cache.diskSize > 0)
     }
 
@@ -103,11 +103,10 @@ import TestSupport
         let cache = try Self.makeCache()
         cache.store(image: solidImage(2, 2), data: nil, forKey: url)
         let queue = DispatchQueue(label: "sdgallery.test.callback")
-        let context = ImageCacheQueryContext(callbackQueue: queue)
-        #expect(Self.result { cache.queryCacheOperation(forKey: url, context: context, done: $0) }?.cacheType == .memory)
+        #expect(Self.result { cache.queryCacheOperation(forKey: url, callbackQueue: queue, done: $0) }?.cacheType == .memory)
         let calls = Locked(0)
         queue.sync {  // the callback queue is busy: the memory hit is found but not yet delivered
-            let op = cache.queryCacheOperation(forKey: url, context: context) { _ in calls.withLock { $0 += 1 } }
+            let op = cache.queryCacheOperation(forKey: url, callbackQueue: queue) { _ in calls.withLock { $0 += 1 } }
             #expect(!op.isFinished)
             op.cancel()
         }

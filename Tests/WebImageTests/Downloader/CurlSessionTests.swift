@@ -7,10 +7,10 @@ import TestSupport
 @Suite("CurlSession: HTTP, limits, errors")
 struct CurlSessionTests {
     private func fetch(
-        _ downloader: ImageDownloader, _ url: URL, options: ImageDownloaderOptions = [],
-        context: DownloadContext = DownloadContext()
+        _ downloader: ImageDownloader, _ url: URL, options: ImageRequest.Options = [],
+        headers: [String: String] = [:]
     ) async -> Result<DownloadResult, DownloadError> {
-        do { return .success(try await downloader.image(for: url, options: options, context: context)) } catch let error as DownloadError {
+        do { return .success(try await downloader.image(for: ImageRequest(url: url, options: options, headers: headers))) } catch let error as DownloadError {
             return .failure(error)
         } catch {
             return .failure(.transferFailed(url: url, curlCode: -1, message: "\(error)"))
@@ -21,18 +21,19 @@ struct CurlSessionTests {
     func headers() async throws {
         let server = try await LoopbackServer.start()
         server.route("/h", .ok(DownloaderTestKit.fakeImageBytes(100)))
-        let downloader = ImageDownloader(config: DownloaderTestKit.config())
-        #expect(downloader.value(forHTTPHeaderField: "accept") == ImageDownloaderConfig.defaultAccept)
-        downloader.setValue("yes", forHTTPHeaderField: "X-Test")
-        downloader.setValue("drop-me", forHTTPHeaderField: "X-Drop")
-        downloader.headersFilter = { url, headers in
+        var config = DownloaderTestKit.config()
+        config.setValue("yes", forHTTPHeaderField: "X-Test")
+        config.setValue("drop-me", forHTTPHeaderField: "X-Drop")
+        config.headersFilter = { url, headers in
             var headers = headers
             headers["X-Drop"] = nil
             headers["X-Path"] = url.path
             return headers
         }
-        let context = DownloadContext(headers: ["If-None-Match": "\"abc\"", "Range": "bytes=0-9"])
-        let result = await fetch(downloader, server.url("/h"), options: .ignoreCachedResponse, context: context)
+        let downloader = ImageDownloader(config: config)
+        #expect(downloader.value(forHTTPHeaderField: "accept") == ImageDownloaderConfig.defaultAccept)
+        let headers = ["If-None-Match": "\"abc\"", "Range": "bytes=0-9"]
+        let result = await fetch(downloader, server.url("/h"), options: .ignoreCachedResponse, headers: headers)
         let request = try #require(server.requests.first)
         #expect(request.header("Accept") == "image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8")
         #expect(request.header("User-Agent")?.hasPrefix("sdgallery/") == true)
@@ -59,7 +60,7 @@ struct CurlSessionTests {
         let downloader = ImageDownloader(config: DownloaderTestKit.config())
         let first = try await downloader.image(for: server.url("/e"))
         #expect(first.validators == HTTPValidators(etag: "\"v1\"", lastModified: "Wed, 21 Oct 2015 07:28:00 GMT"))
-        let again = await fetch(downloader, server.url("/e"), context: DownloadContext(headers: first.validators.conditionalHeaders))
+        let again = await fetch(downloader, server.url("/e"), headers: first.validators.conditionalHeaders)
         guard case .failure(.notModified(_, let validators, _)) = again else { Issue.record("\(again)"); return }
         #expect(validators.etag == "\"v1\"")
         #expect(again.failureIsTransient == false)
@@ -75,9 +76,10 @@ struct CurlSessionTests {
         let downloader = ImageDownloader(config: DownloaderTestKit.config())
         let denied = await fetch(downloader, server.url("/auth"))
         guard case .failure(.badStatus(_, 401, _)) = denied else { Issue.record("\(denied)"); return }
-        downloader.username = "user"
-        downloader.password = "pass"
-        let allowed = await fetch(downloader, server.url("/auth"))
+        var config = DownloaderTestKit.config()
+        config.username = "user"
+        config.password = "pass"
+        let allowed = await fetch(ImageDownloader(config: config), server.url("/auth"))
         #expect((try? allowed.get().statusCode) == 200)
         #expect(server.requests.last?.header("Authorization") == "Basic dXNlcjpwYXNz")
         await server.stop()

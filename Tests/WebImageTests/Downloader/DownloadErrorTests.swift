@@ -78,7 +78,7 @@ struct DownloadErrorTests {
         let downloader = ImageDownloader(config: config)
         let ops = (0..<4).map { i in
             downloader.state.withLock { state in
-                downloader.makeOperation(url: URL(string: "http://h/\(i)")!, options: [], context: DownloadContext(), state: state)
+                downloader.makeOperation(ImageRequest(url: URL(string: "http://h/\(i)")!), url: URL(string: "http://h/\(i)")!, state: state)
             }
         }
         var fifo = PendingOperationQueue()
@@ -98,11 +98,10 @@ struct DownloadErrorTests {
         #expect(lifo.dequeue(order: .lifo) == nil)
     }
 
-    @Test("options map to priorities; timeout 0 means 15 s")
+    @Test("a request's priority defaults to normal; timeout 0 means 15 s")
     func optionsAndConfig() {
-        #expect(ImageDownloaderOptions.highPriority.priority == .high)
-        #expect(ImageDownloaderOptions.lowPriority.priority == .low)
-        #expect(ImageDownloaderOptions().priority == .normal)
+        #expect(ImageRequest(url: nil).priority == .normal)
+        #expect(DownloadPriority.low < .normal && .normal < .high && .high < .veryHigh)
         var config = ImageDownloaderConfig()
         #expect(config.maxConcurrentDownloads == 6)
         config.downloadTimeout = 0

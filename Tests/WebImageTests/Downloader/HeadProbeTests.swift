@@ -42,8 +42,8 @@ struct HeadProbeTests {
     /// A cell's load: its final result (partial renders may come first).
     static func cell(_ kit: ManagerTestKit, _ path: String, _ size: PixelSize) async -> ImageLoadResult? {
         let results = LoadRecorder()
-        kit.manager.loadImage(with: kit.server.url(path), options: [.progressiveLoad, .stopWhenSufficient],
-                              context: ImageLoadContext(targetSize: size)) { results.record($0) }
+        kit.manager.loadImage(with: ImageRequest(url: kit.server.url(path), targetSize: size,
+                                                  options: [.progressiveLoad, .stopWhenSufficient])) { results.record($0) }
         _ = await results.wait { $0.contains { $0.isFinished } }
         return results.all.first { $0.isFinished }
     }

@@ -92,7 +92,7 @@ struct ImageDownloaderTests {
         downloader.isSuspended = true
         let recorder = ResultRecorder()
         for i in 0..<4 { downloader.downloadImage(with: server.url("/p\(i)")) { recorder.record($0) } }
-        downloader.downloadImage(with: server.url("/p4"), options: .highPriority) { recorder.record($0) }
+        downloader.downloadImage(with: ImageRequest(url: server.url("/p4"), priority: .high)) { recorder.record($0) }
         downloader.isSuspended = false
         #expect(await recorder.wait(count: 5))
         #expect(server.requests.map(\.path) == ["/p4", "/p0", "/p1", "/p2", "/p3"])
@@ -110,9 +110,7 @@ struct ImageDownloaderTests {
         let recorder = ResultRecorder()
         // Screen 1 (order 100, 99, 98) then screen 2 (order 200, 199, 198), each in reading order.
         for (i, order) in [(0, 100), (1, 99), (2, 98), (3, 200), (4, 199), (5, 198)] {
-            var context = DownloadContext()
-            context.queueOrder = order
-            downloader.downloadImage(with: server.url("/q\(i)"), context: context) { recorder.record($0) }
+            downloader.downloadImage(with: ImageRequest(url: server.url("/q\(i)"), queueOrder: order)) { recorder.record($0) }
         }
         downloader.isSuspended = false
         #expect(await recorder.wait(count: 6))

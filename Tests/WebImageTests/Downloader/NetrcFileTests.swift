@@ -29,4 +29,19 @@ import TestSupport
         #expect(NetrcFile.password(forUser: "alice", host: "z.example", in: text) == "d1")
         #expect(NetrcFile.password(forUser: "carol", host: "a.example", in: "machine a.example login bob password b1") == nil)
     }
+
+    /// Quoted tokens (curl ≥ 7.84) may hold blanks and escapes; comments and macros are skipped.
+    @Test func quotedPasswordsCommentsAndMacrosReadAsCurlReadsThem() {
+        let text = """
+        # machine a.example login alice password commented
+        macdef init
+        machine a.example login alice password inmacro
+
+        machine a.example login "alice" password "two words \\"quoted\\" \\\\ end"
+        machine b.example login alice password p#1
+        """
+        #expect(NetrcFile.password(forUser: "alice", host: "a.example", in: text) == "two words \"quoted\" \\ end")
+        #expect(NetrcFile.password(forUser: "alice", host: "b.example", in: text) == "p#1")
+        #expect(NetrcFile.tokens("machine x\r\nlogin \"a\\tb\"") == ["machine", "x", "login", "a\tb"])
+    }
 }

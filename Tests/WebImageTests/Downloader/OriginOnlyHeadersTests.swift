@@ -25,8 +25,9 @@ import TestSupport
     @Test func aRedirectToAnotherOriginGoesWithoutTheHeader() async throws {
         let server = try await LoopbackServer.start()
         Self.routes(server)
-        let downloader = ImageDownloader(config: DownloaderTestKit.config())
-        downloader.setValue("secret", forHTTPHeaderField: "X-Token")
+        var config = DownloaderTestKit.config()
+        config.setValue("secret", forHTTPHeaderField: "X-Token")
+        let downloader = ImageDownloader(config: config)
         #expect(await Self.fetch(downloader, server.url("/start")))
         #expect(server.requests(to: "/start").first?.headers["x-token"] == "secret")
         let elsewhere = try #require(server.requests(to: "/elsewhere").first)
@@ -42,8 +43,8 @@ import TestSupport
         Self.routes(server)
         var config = DownloaderTestKit.config()
         config.headersFollowRedirects = true
+        config.setValue("secret", forHTTPHeaderField: "X-Token")
         let downloader = ImageDownloader(config: config)
-        downloader.setValue("secret", forHTTPHeaderField: "X-Token")
         #expect(await Self.fetch(downloader, server.url("/start")))
         #expect(server.requests(to: "/elsewhere").first?.headers["x-token"] == "secret")
         await server.stop()

@@ -62,7 +62,7 @@ import TestSupport
 
         let progress = CallbackRecorder<Int64>()
         let results = LoadRecorder()
-        kit.manager.loadImage(with: kit.server.url("/prog.png"), options: .progressiveLoad,
+        kit.manager.loadImage(with: ImageRequest(url: kit.server.url("/prog.png"), options: .progressiveLoad),
                               progress: { received, _, _ in progress.record(received) }) { results.record($0) }
         #expect(await results.wait { $0.contains { $0.isFinished } })
         #expect(progress.all.allSatisfy { $0 > Int64(kept) })

@@ -40,9 +40,9 @@ import TestSupport
     }
 
     /// A load's results until its final one (partial renders come first with `.progressiveLoad`).
-    static func load(_ kit: ManagerTestKit, _ url: URL, options: ImageManagerOptions, size: PixelSize) async -> [ImageLoadResult] {
+    static func load(_ kit: ManagerTestKit, _ url: URL, options: ImageRequest.Options, size: PixelSize) async -> [ImageLoadResult] {
         let results = LoadRecorder()
-        kit.manager.loadImage(with: url, options: options, context: ImageLoadContext(targetSize: size)) { results.record($0) }
+        kit.manager.loadImage(with: ImageRequest(url: url, targetSize: size, options: options)) { results.record($0) }
         _ = await results.wait { $0.contains { $0.isFinished } }
         return results.all
     }

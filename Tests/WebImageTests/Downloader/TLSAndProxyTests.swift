@@ -16,10 +16,10 @@ struct TLSAndProxyTests {
         return root
     }
 
-    static func download(_ urls: [URL], config: ImageDownloaderConfig, options: ImageDownloaderOptions = []) async -> [Result<DownloadResult, DownloadError>] {
+    static func download(_ urls: [URL], config: ImageDownloaderConfig, options: ImageRequest.Options = []) async -> [Result<DownloadResult, DownloadError>] {
         let downloader = ImageDownloader(config: config)
         let recorder = ResultRecorder()
-        for url in urls { downloader.downloadImage(with: url, options: options) { recorder.record($0) } }
+        for url in urls { downloader.downloadImage(with: ImageRequest(url: url, options: options)) { recorder.record($0) } }
         _ = await recorder.wait(timeout: .seconds(60)) { values in
             values.filter { if case .success(let r) = $0 { return r.isFinished } else { return true } }.count >= urls.count
         }

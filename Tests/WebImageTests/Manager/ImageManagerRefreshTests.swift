@@ -137,17 +137,30 @@ private final class Refuser: ImageManagerDelegate {
     func shouldDownloadImage(for url: URL) -> Bool { false }
 }
 
-@Suite struct ImageManagerOptionMappingTests {
-    @Test func mapsToDownloaderOptionsAsTheSeedDoes() {
-        let all: ImageManagerOptions = [.lowPriority, .progressiveLoad, .refreshCached, .continueInBackground,
-                                        .handleCookies, .allowInvalidSSLCertificates, .highPriority, .scaleDownLargeImages]
-        let fresh = ImageManager.downloaderOptions(all, hasCachedImage: false)
-        #expect(fresh == [.lowPriority, .progressiveLoad, .useURLCache, .continueInBackground, .handleCookies,
-                          .allowInvalidSSLCertificates, .highPriority, .scaleDownLargeImages])
-        let revalidating = ImageManager.downloaderOptions(all, hasCachedImage: true)
-        #expect(!revalidating.contains(.progressiveLoad))
-        #expect(revalidating.contains(.ignoreCachedResponse))
-        #expect(ImageManager.downloaderOptions([.retryFailed, .avoidAutoSetImage], hasCachedImage: false) == [])
+@Suite struct ImageRequestRevalidationTests {
+    /// The seed's manager mapped its options onto the downloader's; here the one request goes down
+    /// as is, and a revalidation changes only what a revalidation must.
+    @Test func aRevalidationAsksForAFreshWholeBodyWithTheValidatorsAndKeepsTheRest() {
+        let kept: ImageRequest.Options = [.handleCookies, .allowInvalidSSLCertificates, .scaleDownLargeImages, .retryFailed, .avoidAutoSetImage]
+        let request = ImageRequest(url: URL(string: "https://e.example/a.jpg"), targetSize: PixelSize(width: 16, height: 9),
+                                   priority: .high, options: kept.union([.progressiveLoad, .stopWhenSufficient]), queueOrder: 7)
+        #expect(request.stopsWhenSufficient)
+        let revalidation = request.revalidating(HTTPValidators(etag: "\"e\"", lastModified: "lm"))
+        #expect(!revalidation.options.contains(.progressiveLoad))
+        #expect(revalidation.options.contains(.ignoreCachedResponse))
+        #expect(!revalidation.stopsWhenSufficient)
+        #expect(revalidation.options.isSuperset(of: kept))
+        #expect(revalidation.headers == ["If-None-Match": "\"e\"", "If-Modified-Since": "lm"])
+        #expect(revalidation.priority == .high && revalidation.queueOrder == 7 && revalidation.targetSize == request.targetSize)
+        #expect(!request.options.contains(.ignoreCachedResponse) && request.headers.isEmpty)
+    }
+
+    @Test func aTransferStopsEarlyOnlyForAProgressiveLoadOfTheImageNotTheOriginalOrARefresh() {
+        let url = URL(string: "https://e.example/a.jpg")
+        #expect(ImageRequest(url: url, options: [.progressiveLoad, .stopWhenSufficient]).stopsWhenSufficient)
+        #expect(!ImageRequest(url: url, options: [.stopWhenSufficient]).stopsWhenSufficient)
+        #expect(!ImageRequest(url: url, options: [.progressiveLoad, .stopWhenSufficient, .refreshCached]).stopsWhenSufficient)
+        #expect(!ImageRequest(url: url, options: [.progressiveLoad, .stopWhenSufficient, .originalData]).stopsWhenSufficient)
     }
 
     @Test func refreshWithoutValidatorsDownloadsAgain() async throws {

@@ -33,7 +33,7 @@ import TestSupport
         let kit = try await ManagerTestKit.make()
         kit.serve("/big.png", color: (0, 0, 255, 255), size: 64, headers: ["Cache-Control": "max-age=3600"])
         let url = kit.server.url("/big.png")
-        let thumb = await kit.manager.results(url, context: ImageLoadContext(targetSize: PixelSize(width: 16, height: 16)))
+        let thumb = await kit.manager.results(url, targetSize: PixelSize(width: 16, height: 16))
         #expect(thumb.first?.image?.size == PixelSize(width: 16, height: 16))
         let full = await kit.manager.results(url)
         #expect(full.first?.image?.size == PixelSize(width: 64, height: 64))
@@ -91,7 +91,9 @@ import TestSupport
         #expect(kit.manager.failedURLs.error(forKey: kit.manager.cacheKey(for: url)) == nil)
         kit.serve("/stall.png", color: (9, 9, 9, 255))
         // The retry is patient: 2 s is short for the shared server on a loaded machine.
-        kit.manager.downloader.downloadTimeout = 30
+        var patient = kit.manager.downloader.config
+        patient.downloadTimeout = 30
+        kit.manager.downloader.replaceConfig(patient)
         #expect(await kit.manager.results(url).first?.image != nil)
         await kit.tearDown()
     }
@@ -106,7 +108,7 @@ import TestSupport
             }
         }
         let byString = LoadRecorder()
-        kit.manager.loadImage(with: "") { byString.record($0) }
+        kit.manager.loadImage(with: ImageRequest(string: "")) { byString.record($0) }
         #expect(await byString.wait(count: 1))
         #expect(kit.manager.isRunning == false)
         await kit.tearDown()

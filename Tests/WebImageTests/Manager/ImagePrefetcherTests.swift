@@ -64,8 +64,8 @@ import TestSupport
         let prefetcher = ImagePrefetcher(manager: kit.manager)
         let token = prefetcher.prefetchURLs([url])
         #expect(await kit.server.waitUntil { !$0.isEmpty })
-        let visible = await kit.manager.results(url, options: .highPriority,
-                                                context: ImageLoadContext(targetSize: PixelSize(width: 8, height: 8)))
+        let visible = await kit.manager.results(url, targetSize: PixelSize(width: 8, height: 8),
+                                                priority: .high)
         #expect(visible.first?.image?.size == PixelSize(width: 8, height: 8))
         #expect(kit.server.requests(to: "/j.png").count == 1)
         #expect(token.isDone || token.finishedCount <= 1)
@@ -103,9 +103,9 @@ import TestSupport
         kit.serve("/m.png", color: (1, 2, 3, 255))
         let url = kit.server.url("/m.png")
         let box = PixelSize(width: 4, height: 4)
-        _ = await manager.results(url, context: ImageLoadContext(targetSize: box))
+        _ = await manager.results(url, targetSize: box)
         let done = CallbackRecorder<[Int]>()
-        ImagePrefetcher(manager: manager).prefetchURLs([url], context: ImageLoadContext(targetSize: box)) { f, s in done.record([f, s]) }
+        ImagePrefetcher(manager: manager).prefetchURLs([url], targetSize: box, storeInMemory: true) { f, s in done.record([f, s]) }
         #expect(await done.wait(count: 1))
         #expect(done.all.first == [0, 1])
         #expect(kit.server.requests(to: "/m.png").count == 1)

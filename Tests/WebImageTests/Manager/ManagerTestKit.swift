@@ -57,10 +57,11 @@ typealias LoadRecorder = CallbackRecorder<ImageLoadResult>
 extension ImageManager {
     /// Loads and waits for `deliveries` results.
     func results(
-        _ url: URL?, options: ImageManagerOptions = [], context: ImageLoadContext = ImageLoadContext(), deliveries: Int = 1
+        _ url: URL?, options: ImageRequest.Options = [], targetSize: PixelSize? = nil, priority: DownloadPriority = .normal,
+        deliveries: Int = 1
     ) async -> [ImageLoadResult] {
         let recorder = LoadRecorder()
-        loadImage(with: url, options: options, context: context) { recorder.record($0) }
+        loadImage(with: ImageRequest(url: url, targetSize: targetSize, priority: priority, options: options)) { recorder.record($0) }
         _ = await recorder.wait(count: deliveries, timeout: .seconds(30))
         return recorder.all
     }

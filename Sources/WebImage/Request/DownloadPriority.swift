@@ -8,12 +8,10 @@ public struct DownloadPriority: Sendable, Hashable, Comparable, CustomStringConv
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Prefetching and other background work.
-    public static let veryLow = DownloadPriority(rawValue: -2)
-    /// `.lowPriority`.
     public static let low = DownloadPriority(rawValue: -1)
     /// The default.
     public static let normal = DownloadPriority(rawValue: 0)
-    /// `.highPriority`.
+    /// What is on screen.
     public static let high = DownloadPriority(rawValue: 1)
     /// What the user is looking at right now.
     public static let veryHigh = DownloadPriority(rawValue: 2)
@@ -24,7 +22,6 @@ public struct DownloadPriority: Sendable, Hashable, Comparable, CustomStringConv
     /// "normal", "high", … or the raw value.
     public var description: String {
         switch rawValue {
-        case -2: return "veryLow"
         case -1: return "low"
         case 0: return "normal"
         case 1: return "high"
