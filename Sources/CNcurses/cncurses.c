@@ -136,13 +136,6 @@ void sdg_curses_suspend(void) {
 int sdg_curses_take_resize(void) { int v = sdg_resize_flag; sdg_resize_flag = 0; return v; }
 int sdg_curses_quit_signal(void) { return sdg_quit_flag; }
 
-int sdg_curses_winsize(int fd, int *rows, int *cols, int *xpixel, int *ypixel) {
-    struct winsize ws;
-    if (ioctl(fd, TIOCGWINSZ, &ws) != 0) return -1;
-    *rows = ws.ws_row; *cols = ws.ws_col; *xpixel = ws.ws_xpixel; *ypixel = ws.ws_ypixel;
-    return 0;
-}
-
 int sdg_curses_stdin_from_tty(void) {
     int fd = open("/dev/tty", O_RDWR | O_CLOEXEC);
     if (fd < 0) return -1;

@@ -63,7 +63,7 @@ enum TextFuzzing {
         report.expect((replies.deviceAttributes ?? []).allSatisfy { (0...1_000_000).contains($0) }, "DA1 parameter out of range")
         if let mode = replies.syncOutputMode { report.expect((0...1_000_000).contains(mode), "DECRPM value \(mode)") }
         let caps = TerminalCapabilities.resolve(probe: ProbeResult(status: .answered, replies: replies), environment: ["TERM": "xterm-256color"])
-        let lines = caps.report(option: .auto).split(separator: "\n")
+        let lines = TerminalProfile(capabilities: caps, renderer: .auto).report.split(separator: "\n")
         report.expect(lines.allSatisfy { !unsafe(String($0)) }, "--probe report has unsafe characters")
         return report
     }

@@ -67,7 +67,6 @@ int sdg_curses_take_resize(void);
 /// Returns the quit flag (the signal number, 0 if none).
 int sdg_curses_quit_signal(void);
 /// TIOCGWINSZ on `fd`: rows, columns and the pixel size of the text area. Returns 0 on success.
-int sdg_curses_winsize(int fd, int *rows, int *cols, int *xpixel, int *ypixel);
 
 /// Sends standard output (curses' and ours) into a pipe, so that writing a frame never waits for the
 /// terminal: fd 1 becomes the pipe's write end (1 MB where the kernel allows). On success returns 0

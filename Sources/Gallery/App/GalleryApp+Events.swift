@@ -5,12 +5,17 @@ extension GalleryApp {
     func handle(_ event: ScreenEvent) {
         switch event {
         case .resized:
-            let size = screen.updateSize()
-            model.resize(terminal: size, cellPixels: screen.cellPixels)
-            pictures.forgetPictures()
-            repaintAll = true
+            _ = screen.updateSize()
+            relayout()
         case .quit: quitting = true
         }
+    }
+
+    /// Lays the grid out again for the screen's size and cell size; everything is painted again.
+    func relayout() {
+        model.resize(terminal: screen.size, cellPixels: screen.cellPixels)
+        pictures.forgetPictures()
+        repaintAll = true
     }
 
     /// Applies one inbox event on the UI thread.

@@ -9,7 +9,7 @@ import WebImage
 /// same iteration; load updates arrive through the inbox, already checked by the source's slot.
 ///
 /// ```swift
-/// let app = try GalleryApp(model: model, screen: CursesScreen(synchronizedOutput: false),
+/// let app = try GalleryApp(model: model, screen: CursesScreen(profile: TerminalProfile.detect()),
 ///                          source: ManagerImageSource(manager: manager, inbox: inbox), painter: RendererPainter(renderer: HalfBlockRenderer()))
 /// app.run()
 /// ```
@@ -179,6 +179,11 @@ public final class GalleryApp {
             if case .graphicsReply = event {
                 // The terminal refused a graphics command (kitty `ENOENT`): a cell may be blank.
                 status.graphicsErrors += 1
+                continue
+            }
+            if case .cellSizeReply(let replies) = event {
+                // A re-asked cell size (after a resize; a font zoom changes it): lay out again if it changed.
+                if screen.learnCellSize(replies) { relayout() }
                 continue
             }
             if case .focus(let gained) = event {

@@ -13,14 +13,14 @@ import TerminalGraphics
 /// exit(GalleryRunner.run(options, components: parts))
 /// ```
 public struct GalleryComponents {
-    /// Asks the terminal what it can do (before curses takes it over); nil when it must not be
-    /// probed (not a tty, in the background).
-    public var probe: (GalleryOptions) -> TerminalCapabilities?
+    /// Decides everything about the terminal for a use (the gallery, a sheet): probes it when it
+    /// is one (before curses takes it over), else reads the environment.
+    public var profile: (GalleryOptions, TerminalProfile.Use) -> TerminalProfile
     /// The image source of the interactive gallery. The inbox takes `.status` events (downloader
     /// start/stop, bytes) for the status bar.
     public var makeSource: (GalleryOptions, UIInbox<GalleryEvent>) -> CellImageSource
     /// The painter that turns images into terminal bytes for a cell rectangle.
-    public var makePainter: (GalleryOptions, TerminalCapabilities?) -> CellPainter
+    public var makePainter: (GalleryOptions, TerminalProfile) -> CellPainter
     /// Loads one entry to completion for `--print` (nil target: details only), awaiting the manager;
     /// several run at once (the sheet's look-ahead).
     public var loadForPrint: @Sendable (URLListEntry, PixelSize?) async -> Result<(Image, ImageDetails), LoadFailure>
@@ -47,16 +47,16 @@ public struct GalleryComponents {
     public var statusRefresh: (@Sendable (inout StatusInfo) -> Void)?
 
     /// Creates components from every factory.
-    public init(probe: @escaping (GalleryOptions) -> TerminalCapabilities?,
+    public init(profile: @escaping (GalleryOptions, TerminalProfile.Use) -> TerminalProfile,
                 makeSource: @escaping (GalleryOptions, UIInbox<GalleryEvent>) -> CellImageSource,
-                makePainter: @escaping (GalleryOptions, TerminalCapabilities?) -> CellPainter,
+                makePainter: @escaping (GalleryOptions, TerminalProfile) -> CellPainter,
                 loadForPrint: @escaping @Sendable (URLListEntry, PixelSize?) async -> Result<(Image, ImageDetails), LoadFailure>,
                 probeReport: @escaping (GalleryOptions) -> String,
                 demoList: @escaping (GalleryOptions) -> URLList?,
                 startupNote: @escaping (GalleryOptions) -> String?,
                 clearCache: @escaping (GalleryOptions) -> String?,
                 statsLines: @escaping () -> [String]) {
-        self.probe = probe
+        self.profile = profile
         self.makeSource = makeSource
         self.makePainter = makePainter
         self.loadForPrint = loadForPrint

@@ -92,13 +92,11 @@ public enum GalleryRunner {
 
     static func interactive(_ options: GalleryOptions, index: URLListIndex, badLines: Int, stream: StreamingList? = nil,
                             components: GalleryComponents, stderr: (String) -> Void) -> Int32 {
-        let hints = EnvironmentHints(environment: ProcessInfo.processInfo.environment)
         // Ask the terminal before curses owns it: replies would otherwise arrive as keys.
-        let caps = components.probe(options)
+        let profile = components.profile(options, .gallery)
         let screen: CursesScreen
         do {
-            screen = try CursesScreen(synchronizedOutput: caps?.syncOutput ?? hints.synchronizedOutput,
-                                      probedCellPixels: caps?.cellPixelSize)
+            screen = try CursesScreen(profile: profile)
         } catch {
             stderr("sdgallery: \(error.description)\n")
             return 1
@@ -116,29 +114,26 @@ public enum GalleryRunner {
         var model = GalleryModel(items: GalleryItems(index: index), terminal: screen.size, cellPixels: screen.cellPixels,
                                  mode: options.viewMode, columnsOverride: options.columns)
         model.prefetchScreens = 1
-        let painter = components.makePainter(options, caps)
+        let painter = components.makePainter(options, profile)
         model.samplesPerCell = painter.samplesPerCell
-        screen.scrollsWithText = painter.scrollsWithText
-        screen.scrollsBackWithText = painter.scrollsBackWithText
-        screen.textOverwritesOnlyItsCells = painter.textOverwritesOnlyItsCells
         guard let app = try? GalleryApp(model: model, screen: screen, source: components.makeSource(options, inbox),
-                                        painter: painter, theme: screen.hasColors ? .colour(on: caps?.backgroundColor) : .monochrome,
+                                        painter: painter, theme: screen.hasColors ? .colour(on: profile.background) : .monochrome,
                                         inbox: inbox) else {
             screen.close()
             return 1
         }
         // Where text on an image's rows makes it be sent again (sixel), loading cells keep those rows quiet.
-        app.composer.quietImageRows = !painter.textOverwritesOnlyItsCells
+        app.composer.quietImageRows = !profile.textOverwritesOnlyItsCells
         // Sixel images live in the terminal's own record, which a desktop switch (unmap, map) can lose
         // in part (xterm restored 8 of 32): the window gaining focus repaints everything.
-        if case .sixel = (painter as? RendererPainter)?.renderer.identity.kind {
+        if case .sixel = profile.renderer.kind {
             screen.reportFocus()
             app.repaintOnFocus = true
         }
         if badLines > 0 {
             app.status.message = "\(badLines) bad line\(badLines == 1 ? "" : "s") in the list"
         }
-        if let caps, let limitation = RendererSelection.choose(for: caps, option: options.renderer).limitation {
+        if let limitation = profile.limitation {
             // The terminal (tmux) forced a lesser renderer than the outer terminal could show: say why, once.
             app.status.message = limitation
         }
@@ -165,25 +160,14 @@ public enum GalleryRunner {
     /// cannot apply to a sheet get a one-line warning.
     static func printSheet(_ options: GalleryOptions, list: URLList, components: GalleryComponents, terminal: Bool,
                            dumb: Bool, stdout: (String) -> Void, stderr: (String) -> Void) -> Int32 {
-        let hints = EnvironmentHints(environment: ProcessInfo.processInfo.environment)
         if options.viewMode == .list { stderr("sdgallery: --list does not apply to --print (the sheet is a grid)\n") }
         if options.saveDirectory != nil { stderr("sdgallery: --save-dir does not apply to --print (it is where the gallery's s key saves)\n") }
-        let caps = terminal ? components.probe(options) : nil
-        let plain = dumb && options.colors == nil && options.renderer == .auto
-        // A probe or the environment that finds no colour still gets 16 in a sheet (TERM=dumb: plain).
-        let found = caps?.colorDepth ?? hints.colorDepth
-        let depth: ColorDepth? = plain ? nil : (options.colors ?? (found == .mono ? .color16 : found))
-        let cellPixels = caps?.cellPixelSize ?? TerminalProbe.windowCellPixelSize(1) ?? .fallbackCell
-        let width = TerminalDevice.windowSize(1)?.columns ?? ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 80
-        var sheet = ContactSheet(width: width, columns: options.columns, cellPixels: cellPixels, depth: depth)
-        var sheetOptions = options
-        // Piped without a choice: text, like timg --grid; an explicit --renderer wins (like timg -p).
-        if !terminal && sheetOptions.renderer == .auto { sheetOptions.renderer = depth == .mono ? .ascii : .halfBlock }
-        if let depth { sheetOptions.colors = depth }
-        sheet.painter = components.makePainter(sheetOptions, caps?.applying(sheetOptions))
-        if let caps, let limitation = RendererSelection.choose(for: caps, option: sheetOptions.renderer).limitation {
-            stderr("sdgallery: \(limitation)\n")
-        }
+        // The profile holds the sheet's rules: colour or plain (TERM=dumb), text when piped, cell size.
+        let profile = components.profile(options, .sheet(terminal: terminal, dumb: dumb))
+        let width = profile.window?.cells.columns ?? ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 80
+        var sheet = ContactSheet(width: width, columns: options.columns, cellPixels: profile.cellPixelSize, depth: profile.colorDepth)
+        sheet.painter = components.makePainter(options, profile)
+        if let limitation = profile.limitation { stderr("sdgallery: \(limitation)\n") }
         let started = GalleryApp.now()
         let failures = sheet.render(list.entries, load: components.loadForPrint, write: stdout)
         components.finishWrites()

@@ -12,7 +12,8 @@ extension FrameComposer {
             return
         }
         grid.put(TerminalText.pad(item.title, width: rect.columns), column: rect.column, row: rect.row, style: titleStyle, limit: rect.columns)
-        grid.put(TerminalText.pad(item.details, width: rect.columns), column: rect.column, row: rect.row + 1, style: detailStyle, limit: rect.columns)
+        let details = (marksFailures && item.state.isSettled && item.state != .final ? "✗ " : "") + item.details
+        grid.put(TerminalText.pad(details, width: rect.columns), column: rect.column, row: rect.row + 1, style: detailStyle, limit: rect.columns)
     }
 
     /// Title, location and details beside a list thumbnail.

@@ -12,6 +12,8 @@ public struct FrameComposer: Sendable {
     /// whenever text on their rows changes (sixel): a neighbour's progress otherwise re-sent every
     /// image of the row at each percent.
     public var quietImageRows = false
+    /// Mark a settled failure's details with "✗ " (plain text has no red: the contact sheet).
+    public var marksFailures = false
 
     /// Creates a composer.
     public init(theme: GalleryTheme = .colour) {
@@ -26,14 +28,7 @@ public struct FrameComposer: Sendable {
         for place in model.placements {
             let item = model.items[place.index]
             if let painted = picture(place.index), !place.image.isEmpty {
-                let columns = min(painted.cells.columns, place.image.columns)
-                let rows = min(painted.cells.rows, place.image.rows)
-                let left = place.image.column + (place.image.columns - columns) / 2
-                let top = place.image.row + (place.image.rows - rows) / 2
-                var clipped = painted
-                clipped.cells = CellSize(columns: columns, rows: rows)
-                if clipped.rows.count > rows { clipped.rows = Array(clipped.rows.prefix(rows)) }
-                placements.append(BitmapPlacement(column: left, row: top, image: clipped))
+                placements.append(Self.placement(of: painted, in: place.image))
             } else {
                 drawLoading(item.state, in: place.image, grid: &grid)
             }
@@ -54,6 +49,16 @@ public struct FrameComposer: Sendable {
             placements = overlayHelp(on: placements, avoiding: model.placements.map(\.image), grid: &grid)
         }
         return Frame(grid: grid, placements: placements)
+    }
+
+    /// Where a painted image goes in its image rectangle: centred, clipped to it.
+    public static func placement(of painted: RenderedImage, in rect: CellRect) -> BitmapPlacement {
+        let columns = min(painted.cells.columns, rect.columns)
+        let rows = min(painted.cells.rows, rect.rows)
+        var clipped = painted
+        clipped.cells = CellSize(columns: columns, rows: rows)
+        if clipped.rows.count > rows { clipped.rows = Array(clipped.rows.prefix(rows)) }
+        return BitmapPlacement(column: rect.column + (rect.columns - columns) / 2, row: rect.row + (rect.rows - rows) / 2, image: clipped)
     }
 
     /// Placeholder, progress bar or error box for an image rectangle (text only).

@@ -76,72 +76,74 @@ public struct ContactSheet: Sendable {
         return failures
     }
 
-    /// The text lines of one grid row.
-    func lines(items: [GalleryItem], pictures: [RenderedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int = 0) -> [String] {
-        var uploaded = Set<UInt32>()
-        return lines(items: items, pictures: pictures, layout: layout, imageRows: imageRows, firstIndex: firstIndex, uploaded: &uploaded)
-    }
-
-    /// The text lines of one grid row; `uploaded` holds the kitty images already sent by this sheet
-    /// (sending an id again would replace it and delete its earlier placements).
+    /// The text lines of one grid row, laid out as the gallery lays out its grid (`GalleryLayout`'s
+    /// rectangles, `FrameComposer`'s placements and captions): the image rows, the captions, a blank
+    /// line. `uploaded` holds the kitty images already sent by this sheet (sending an id again would
+    /// replace it and delete its earlier placements).
     func lines(items: [GalleryItem], pictures: [RenderedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int,
                uploaded: inout Set<UInt32>) -> [String] {
-        let margin = String(repeating: " ", count: layout.leftMargin)
-        let gap = String(repeating: " ", count: layout.gap)
-        var out: [String] = []
-        let bitmaps = pictures.contains { $0.map(Self.isBitmap) ?? false }
-        if bitmaps { out.append(bitmapRows(pictures, layout: layout, imageRows: imageRows, firstIndex: firstIndex, uploaded: &uploaded)) }
-        for r in 0..<imageRows where !bitmaps {
-            var line = margin
-            for (column, picture) in pictures.enumerated() {
-                if column > 0 { line += gap }
-                guard let picture else {
-                    line += String(repeating: " ", count: layout.cellWidth)
-                    continue
-                }
-                let top = (imageRows - picture.cells.rows) / 2
-                let left = (layout.cellWidth - picture.cells.columns) / 2
-                if r >= top, r - top < picture.rows.count {
-                    line += String(repeating: " ", count: left) + String(decoding: picture.rows[r - top], as: UTF8.self)
-                    line += String(repeating: " ", count: layout.cellWidth - left - picture.cells.columns)
-                } else {
-                    line += String(repeating: " ", count: layout.cellWidth)
-                }
+        var composer = FrameComposer(theme: .monochrome)
+        composer.marksFailures = true
+        var grid = CellGrid(size: CellSize(columns: layout.terminal.columns, rows: imageRows + layout.captionRows))
+        var placed: [(offset: Int, placement: BitmapPlacement)] = []
+        for (offset, item) in items.enumerated() {
+            let index = firstIndex + offset
+            guard let place = layout.placement(of: index, scrollRow: layout.row(of: index)) else { continue }
+            let image = CellRect(column: place.image.column, row: 0, columns: place.image.columns, rows: imageRows)
+            if offset < pictures.count, let picture = pictures[offset], !image.isEmpty {
+                placed.append((offset, FrameComposer.placement(of: picture, in: image)))
             }
-            out.append(line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
+            composer.drawGridCaption(item, selected: false, in: CellRect(column: place.text.column, row: imageRows, columns: place.text.columns,
+                                                                         rows: place.text.rows), grid: &grid)
         }
-        let titles = items.map { TerminalText.pad($0.title, width: layout.cellWidth) }
-        let details = items.map { TerminalText.pad(($0.state.isSettled && $0.state != .final ? "✗ " : "") + $0.details, width: layout.cellWidth) }
-        for captionLine in [titles, details] {
-            let joined = margin + captionLine.joined(separator: gap)
-            out.append(joined.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
+        var out: [String] = []
+        if placed.contains(where: { Self.isBitmap($0.placement.image) }) {
+            out.append(bitmapRows(placed, imageRows: imageRows, firstIndex: firstIndex, uploaded: &uploaded))
+        } else {
+            for row in 0..<imageRows { out.append(Self.trimmed(textRow(row, placed.map(\.placement)))) }
         }
+        for row in imageRows..<grid.size.rows { out.append(Self.trimmed(grid.line(row))) }
         out.append("")
         return out
     }
 
+    /// One image row of text pictures (half blocks, ASCII): each picture's line at its column.
+    func textRow(_ row: Int, _ placements: [BitmapPlacement]) -> String {
+        var line = ""
+        var column = 0
+        for placement in placements.sorted(by: { $0.rect.column < $1.rect.column }) {
+            let offset = row - placement.rect.row
+            guard offset >= 0, offset < placement.image.rows.count else { continue }
+            line += String(repeating: " ", count: max(0, placement.rect.column - column)) + String(decoding: placement.image.rows[offset], as: UTF8.self)
+            column = placement.rect.column + placement.image.cells.columns
+        }
+        return line
+    }
+
+    static func trimmed(_ line: String) -> String { line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+
     static func isBitmap(_ picture: RenderedImage) -> Bool { picture.rows.isEmpty && !picture.bytes.isEmpty }
 
     /// The image rows of a grid row of bitmaps (sixel, kitty), as one string: `imageRows` newlines
-    /// (the screen scrolls now, not under an image), back up, each image drawn from its cell's
+    /// (the screen scrolls now, not under an image), back up, each image drawn from its placement's
     /// top-left between save and restore cursor, then down to the last image row. kitty images are
     /// transmitted and placed with a placement id per entry (the same image twice shows twice).
-    func bitmapRows(_ pictures: [RenderedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int,
+    func bitmapRows(_ placed: [(offset: Int, placement: BitmapPlacement)], imageRows: Int, firstIndex: Int,
                     uploaded: inout Set<UInt32>) -> String {
-        var out = String(repeating: "\n", count: imageRows) + "\u{1B}[\(imageRows)A"
-        for (column, picture) in pictures.enumerated() {
-            guard let picture, Self.isBitmap(picture) else { continue }
-            let top = max(0, (imageRows - picture.cells.rows) / 2)
-            let left = layout.leftMargin + column * (layout.cellWidth + layout.gap) + max(0, (layout.cellWidth - picture.cells.columns) / 2)
+        func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+        var out = String(repeating: "\n", count: imageRows) + text(EscapeSequence.cursorUp(imageRows))
+        for (offset, placement) in placed where Self.isBitmap(placement.image) {
+            let picture = placement.image
             var bytes = picture.bytes
             if let upload = picture.upload {
                 bytes = (uploaded.insert(upload.id).inserted ? upload.bytes : []) + KittyRenderer.placement(
-                    imageID: upload.id, placementID: UInt32(truncatingIfNeeded: firstIndex + column + 1),
+                    imageID: upload.id, placementID: UInt32(truncatingIfNeeded: firstIndex + offset + 1),
                     cells: CellSize(columns: picture.cells.columns, rows: picture.cells.rows), tmuxPassthrough: upload.tmuxPassthrough)
             }
-            out += "\u{1B}7" + (top > 0 ? "\u{1B}[\(top)B" : "") + "\u{1B}[\(left + 1)G" + String(decoding: bytes, as: UTF8.self) + "\u{1B}8"
+            out += text(EscapeSequence.saveCursor + EscapeSequence.cursorDown(placement.rect.row) + EscapeSequence.cursorColumn(placement.rect.column + 1)
+                        + bytes + EscapeSequence.restoreCursor)
         }
-        return out + (imageRows > 1 ? "\u{1B}[\(imageRows - 1)B" : "")
+        return out + text(EscapeSequence.cursorDown(imageRows - 1))
     }
 }
 

@@ -102,6 +102,10 @@ public struct InputDecoder: Sendable {
         }
         let params = String(decoding: body, as: UTF8.self).split(separator: ";").map { Int($0) }
         if body.isEmpty, final == UInt8(ascii: "I") || final == UInt8(ascii: "O") { return .focus(final == UInt8(ascii: "I")) }
+        if final == UInt8(ascii: "t") {
+            let reply = ProbeReplyParser.reply(csi: body, final: final)
+            return reply.cellPixelSize != nil || reply.windowPixelSize != nil ? .cellSizeReply(reply) : nil
+        }
         switch final {
         case UInt8(ascii: "A"): return .key(.up)
         case UInt8(ascii: "B"): return .key(.down)

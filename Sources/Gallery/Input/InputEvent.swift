@@ -1,3 +1,5 @@
+import TerminalGraphics
+
 /// One decoded input event from the terminal.
 public enum InputEvent: Sendable, Hashable {
     /// A character (printable, or a control character such as Ctrl-C = U+0003, Enter = U+000D).
@@ -9,6 +11,9 @@ public enum InputEvent: Sendable, Hashable {
     /// A kitty graphics reply other than OK (`ENOENT: Put command refers to non-existent image`):
     /// the terminal refused a command. Not a key; counted for `--stats`.
     case graphicsReply(String)
+    /// The terminal's answer to a cell-size query (`CSI 6 ; h ; w t` or `CSI 4 ; h ; w t`), asked again
+    /// after a resize (`TerminalProfile.resized`). Not a key.
+    case cellSizeReply(ProbeReplies)
     /// The terminal's window gained (true) or lost focus (`CSI I` / `CSI O`, with focus reports on).
     case focus(Bool)
 }

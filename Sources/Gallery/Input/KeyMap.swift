@@ -26,7 +26,7 @@ public struct KeyMap: Sendable {
         case .character(let scalar): return Self.action(forCharacter: scalar)
         case .key(let key): return Self.action(forKey: key)
         case .mouse(let mouse): return action(forMouse: mouse, at: time)
-        case .graphicsReply, .focus: return nil
+        case .graphicsReply, .focus, .cellSizeReply: return nil
         }
     }
 

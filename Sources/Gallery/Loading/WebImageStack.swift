@@ -27,9 +27,7 @@ public final class WebImageStack: Sendable {
     /// The components over this stack.
     public var components: GalleryComponents {
         var components = GalleryComponents(
-            probe: { options in
-                TerminalCapabilities.detect(timeoutMilliseconds: 250).applying(options)
-            },
+            profile: { options, use in TerminalProfile.detect(use: use, renderer: options.renderer, colors: options.colors) },
             makeSource: { [self] options, inbox in
                 let manager = manager
                 observeDownloads(manager.downloader, inbox: inbox)
@@ -38,16 +36,11 @@ public final class WebImageStack: Sendable {
                 source.onSettled = { inbox.post(.status(Self.statusUpdate(manager.downloader))) }
                 return source
             },
-            makePainter: { options, caps in
-                let caps = caps ?? TerminalCapabilities.fromEnvironment().applying(options)
-                let selection = RendererSelection.choose(for: caps, option: options.renderer)
-                return RendererPainter(selection: selection, background: caps.backgroundColor, terminal: caps.terminalName,
-                                       cache: EncodedOutputCache(costLimit: Self.encodedOutputLimit(options)))
+            makePainter: { options, profile in
+                RendererPainter(profile: profile, cache: EncodedOutputCache(costLimit: Self.encodedOutputLimit(options)))
             },
             loadForPrint: { [self] entry, target in await load(entry, target: target, options: Self.printOptions(options)) },
-            probeReport: { options in
-                TerminalCapabilities.detect(timeoutMilliseconds: 250).applying(options).report(option: options.renderer)
-            },
+            probeReport: { options in TerminalProfile.detect(renderer: options.renderer, colors: options.colors).report },
             demoList: { [self] options in startDemo(options) },
             startupNote: { options in options.demo ? "demo: loopback server at \(options.demoRate / 1000) KB/s per image" : nil },
             clearCache: { [self] options in

@@ -16,22 +16,10 @@ public struct RendererPainter: CellPainter {
     /// Whether text leaves its output on the rest of a row alone.
     public let textOverwritesOnlyItsCells: Bool
 
-    /// Creates a painter for `selection` (see `RendererSelection.choose`). `background` is the
-    /// terminal's background as it reported it (OSC 11), nil when it did not: sixel output then
-    /// leaves transparent pixels undrawn instead of guessing a colour.
-    /// `terminal` is the probed terminal name (which terminals move sixel pixels with the text).
-    public init(selection: RendererSelection, background: RGBColor?, terminal: String? = nil,
-                cache: EncodedOutputCache = EncodedOutputCache()) {
-        var renderer = selection.makeRenderer(background: background ?? .black)
-        if background == nil, var sixel = renderer as? SixelRenderer {
-            sixel.keepsTransparency = true
-            renderer = sixel
-        }
-        self.renderer = renderer
-        self.cache = cache
-        scrollsWithText = selection.scrollsWithText(terminal: terminal)
-        scrollsBackWithText = selection.scrollsBackWithText(terminal: terminal)
-        textOverwritesOnlyItsCells = selection.textOverwritesOnlyItsCells(terminal: terminal)
+    /// Creates a painter with the renderer and scrolling rules `profile` decided.
+    public init(profile: TerminalProfile, cache: EncodedOutputCache = EncodedOutputCache()) {
+        self.init(renderer: profile.makeRenderer(), cache: cache, scrollsWithText: profile.scrollsWithText,
+                  scrollsBackWithText: profile.scrollsBackWithText, textOverwritesOnlyItsCells: profile.textOverwritesOnlyItsCells)
     }
 
     /// Creates a painter around one renderer (repainted after every scroll unless `scrollsWithText`).

@@ -23,7 +23,8 @@ public struct BitmapPlacement: Sendable, Hashable {
                 // top-left), saved and restored so tmux's own idea of the cursor stays right.
                 let place = KittyRenderer.placement(imageID: upload.id, placementID: placement, cells: cells, reportErrors: true)
                 self.image.bytes = TmuxPassthrough.wrap(
-                    Array("\u{1B}7\u{1B}[\(row + 1);\(column + 1)H".utf8) + place + Array("\u{1B}8".utf8))
+                    EscapeSequence.saveCursor + EscapeSequence.cursorPosition(row: row + 1, column: column + 1) + place
+                        + EscapeSequence.restoreCursor)
             } else {
                 self.image.bytes = KittyRenderer.placement(imageID: upload.id, placementID: placement, cells: cells, reportErrors: true)
             }

@@ -27,11 +27,11 @@ public final class CursesScreen: Screen {
     private var focusReports = false
     /// The current size in cells.
     public private(set) var size: CellSize
-    /// Pixel size of one cell: from `TIOCGWINSZ` when sane, else what the probe's `CSI 16 t` reply
-    /// said, else 8×16. Read again after every resize.
-    public private(set) var cellPixels: PixelSize
-    /// The cell pixel size the terminal reported to the probe, if it did.
-    private let probedCellPixels: PixelSize?
+    /// What was decided about the terminal; its cell size is kept current here (`updateSize`, `learnCellSize`).
+    public private(set) var profile: TerminalProfile
+    /// Pixel size of one cell: the profile's (`TIOCGWINSZ` when sane, else what the terminal answered,
+    /// re-asked after every resize, else 8×16).
+    public var cellPixels: PixelSize { profile.cellPixelSize }
     /// Whether the terminal moves the images with the text in a scroll region
     /// (`RendererSelection.scrollsWithText`): then a scrolled grid costs only its exposed rows.
     public var scrollsWithText = false
@@ -48,10 +48,9 @@ public final class CursesScreen: Screen {
     /// The UI inbox's wake descriptor, for the output's drain thread (kept to queue again after Ctrl-Z).
     var wakeDescriptor: Int32 = -1
 
-    /// Opens the terminal on stdin/stdout. `synchronizedOutput` wraps frames in mode 2026; `mouse`
-    /// turns on SGR mouse reports; `probedCellPixels` is the cell size the probe learnt (used when
-    /// `TIOCGWINSZ` reports no pixels). Throws when curses cannot use the terminal (unknown TERM).
-    public init(synchronizedOutput: Bool, mouse: Bool = true, probedCellPixels: PixelSize? = nil) throws(ScreenError) {
+    /// Opens the terminal on stdin/stdout for `profile` (synchronized output, scrolling rules, cell
+    /// size); `mouse` turns on SGR mouse reports. Throws when curses cannot use the terminal (unknown TERM).
+    public init(profile: TerminalProfile, mouse: Bool = true) throws(ScreenError) {
         // Curses without the terminal's scroll capabilities when that can be arranged: then only this
         // program scrolls the terminal (and knows where the images went).
         let noScroll = NoScrollTerminfo.make()
@@ -63,14 +62,16 @@ public final class CursesScreen: Screen {
             throw ScreenError(message: "unknown or unusable terminal type (TERM)")
         }
         handle = screen
-        writer = FrameWriter(synchronizedOutput: synchronizedOutput)
+        writer = FrameWriter(synchronizedOutput: profile.synchronizedOutput)
         colors = Int(sdg_curses_start_colors())
         self.mouse = mouse
-        self.probedCellPixels = probedCellPixels
+        self.profile = profile
+        scrollsWithText = profile.scrollsWithText
+        scrollsBackWithText = profile.scrollsBackWithText
+        textOverwritesOnlyItsCells = profile.textOverwritesOnlyItsCells
         size = CellSize(columns: Int(sdg_curses_cols()), rows: Int(sdg_curses_lines()))
-        cellPixels = probedCellPixels ?? PixelSize(width: 8, height: 16)
-        _ = updateSize()
-        if mouse { sdg_curses_write("\u{1B}[?1000h\u{1B}[?1006h", 16) }
+        readWindow(askCellSize: false)  // the probe has just measured
+        if mouse { write(EscapeSequence.mouseReports(true)) }
         sdg_curses_flush()
     }
 
@@ -94,28 +95,29 @@ public final class CursesScreen: Screen {
     /// Whether curses started colours.
     public var hasColors: Bool { colors > 0 }
 
-    /// Re-reads the size with `TIOCGWINSZ` and resizes curses; updates the cell pixel size.
+    /// Re-reads the size with `TIOCGWINSZ` and resizes curses; updates the cell pixel size, and
+    /// re-asks it where the terminal told it in a reply (the answer comes back as input:
+    /// `learnCellSize`). Never waits for the terminal.
     public func updateSize() -> CellSize {
-        var rows: Int32 = 0, cols: Int32 = 0, xpixel: Int32 = 0, ypixel: Int32 = 0
-        if sdg_curses_winsize(output?.savedStdout ?? 1, &rows, &cols, &xpixel, &ypixel) == 0, rows > 0, cols > 0 {
-            if Int(rows) != size.rows || Int(cols) != size.columns { _ = sdg_curses_resize(rows, cols) }
-            size = CellSize(columns: Int(cols), rows: Int(rows))
-            cellPixels = Self.cellPixels(columns: Int(cols), rows: Int(rows), xpixel: Int(xpixel), ypixel: Int(ypixel),
-                                         probed: probedCellPixels)
-        }
-        lastGrid = nil
-        writer.reset()
+        readWindow(askCellSize: true)
         return size
     }
 
-    /// The cell pixel size for a `TIOCGWINSZ` reply: its pixels divided by cells when sane, else the
-    /// probed size, else 8×16.
-    static func cellPixels(columns: Int, rows: Int, xpixel: Int, ypixel: Int, probed: PixelSize?) -> PixelSize {
-        if columns > 0, rows > 0, xpixel >= 2 * columns, ypixel >= 4 * rows {
-            return PixelSize(width: xpixel / columns, height: ypixel / rows)
+    private func readWindow(askCellSize: Bool) {
+        if let window = WindowSize.read(output?.savedStdout ?? 1) {
+            if window.cells != size { _ = sdg_curses_resize(Int32(window.cells.rows), Int32(window.cells.columns)) }
+            size = window.cells
+            if let query = profile.resized(to: window), askCellSize, handle != nil {
+                write(query)
+                sdg_curses_flush()
+            }
         }
-        return probed ?? PixelSize(width: 8, height: 16)
+        lastGrid = nil
+        writer.reset()
     }
+
+    /// Takes the terminal's answer to a re-asked cell size; true when the cell size changed.
+    public func learnCellSize(_ replies: ProbeReplies) -> Bool { profile.learn(replies) }
 
     /// Draws the text through curses, then the placements through the frame writer.
     public func present(_ frame: Frame, repaintAll: Bool) {
@@ -180,9 +182,9 @@ public final class CursesScreen: Screen {
         guard let screen = handle else { return }
         handle = nil
         write(writer.closingBytes())
-        if focusReports { write(Array("\u{1B}[?1004l".utf8)) }
+        if focusReports { write(EscapeSequence.focusReports(false)) }
         finishOutput()  // everything queued reaches the terminal before endwin writes to it
-        if mouse { sdg_curses_write("\u{1B}[?1006l\u{1B}[?1000l", 16) }
+        if mouse { write(EscapeSequence.mouseReports(false)) }
         sdg_curses_close(screen)
     }
 
@@ -194,14 +196,14 @@ public final class CursesScreen: Screen {
         guard handle != nil else { return }
         let queued = output != nil
         write(writer.closingBytes())
-        if focusReports { write(Array("\u{1B}[?1004l".utf8)) }
+        if focusReports { write(EscapeSequence.focusReports(false)) }
         finishOutput()
-        if mouse { sdg_curses_write("\u{1B}[?1006l\u{1B}[?1000l", 16) }
+        if mouse { write(EscapeSequence.mouseReports(false)) }
         sdg_curses_suspend()
-        if mouse { sdg_curses_write("\u{1B}[?1000h\u{1B}[?1006h", 16) }
+        if mouse { write(EscapeSequence.mouseReports(true)) }
         sdg_curses_flush()
         if queued { queueOutput(wakeDescriptor: wakeDescriptor) }
-        if focusReports { write(Array("\u{1B}[?1004h".utf8)) }
+        if focusReports { write(EscapeSequence.focusReports(true)) }
         _ = updateSize()
     }
 
@@ -210,7 +212,7 @@ public final class CursesScreen: Screen {
     public func reportFocus() {
         guard handle != nil, !focusReports else { return }
         focusReports = true
-        write(Array("\u{1B}[?1004h".utf8))
+        write(EscapeSequence.focusReports(true))
         sdg_curses_flush()
     }
 
@@ -219,7 +221,7 @@ public final class CursesScreen: Screen {
     /// parser.
     public func copyToClipboard(_ text: String) {
         guard handle != nil else { return }
-        write(Array("\u{1B}]52;c;".utf8) + Array(Data(text.utf8).base64EncodedString().utf8) + [0x07])
+        write(EscapeSequence.setClipboard(base64: Data(text.utf8).base64EncodedString()))
         sdg_curses_flush()
     }
 

@@ -17,11 +17,11 @@ extension FrameWriter {
         // A region that is the whole screen is scrolled without margins (`terminal` rows): xterm moves
         // sixel pixels only when the whole screen scrolls.
         let margins = top > 0 || bottom < terminal.rows
-        var out: [UInt8] = Array("\u{1B}7\u{1B}[0m".utf8)
-        if margins { out += Array("\u{1B}[\(top + 1);\(bottom)r".utf8) }
-        out += Array((scroll.lines > 0 ? "\u{1B}[\(scroll.lines)S" : "\u{1B}[\(-scroll.lines)T").utf8)
-        if margins { out += Array("\u{1B}[r".utf8) }
-        out += Array("\u{1B}8".utf8)
+        var out = EscapeSequence.saveCursor + EscapeSequence.reset
+        if margins { out += EscapeSequence.scrollRegion(top: top + 1, bottom: bottom) }
+        out += EscapeSequence.scroll(lines: scroll.lines)
+        if margins { out += EscapeSequence.resetScrollRegion }
+        out += EscapeSequence.restoreCursor
         var kept: [BitmapPlacement] = []
         for placement in shown {
             let inside = placement.rect.row >= top && placement.rect.maxRow <= bottom

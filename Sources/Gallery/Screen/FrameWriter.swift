@@ -78,9 +78,9 @@ public struct FrameWriter: Sendable {
     }
 
     /// Bytes that start a frame (synchronized output on).
-    public var frameStart: [UInt8] { synchronizedOutput ? Array("\u{1B}[?2026h".utf8) : [] }
+    public var frameStart: [UInt8] { synchronizedOutput ? EscapeSequence.beginSynchronizedUpdate : [] }
     /// Bytes that end a frame (synchronized output off).
-    public var frameEnd: [UInt8] { synchronizedOutput ? Array("\u{1B}[?2026l".utf8) : [] }
+    public var frameEnd: [UInt8] { synchronizedOutput ? EscapeSequence.endSynchronizedUpdate : [] }
 
     /// Whether a changed, non-blank row of `new` equals another row of `old`: text moved vertically,
     /// so curses may scroll lines (moving the images the terminal shows on them).
@@ -126,16 +126,16 @@ public struct FrameWriter: Sendable {
     /// nothing to remove.
     public static func clearing(_ cleared: [CellRect], erasing erased: [BitmapPlacement] = []) -> [UInt8] {
         guard !cleared.isEmpty || !erased.isEmpty else { return [] }
-        var out: [UInt8] = Array("\u{1B}7".utf8)
+        var out: [UInt8] = EscapeSequence.saveCursor
         for gone in erased { out += gone.image.erase }
-        if !cleared.isEmpty { out += Array("\u{1B}[0m".utf8) }
+        if !cleared.isEmpty { out += EscapeSequence.reset }
         for rect in cleared where !rect.isEmpty {
             for row in rect.row..<rect.maxRow {
                 out += cursorPosition(row: row, column: rect.column)
-                out += Array("\u{1B}[\(rect.columns)X".utf8)
+                out += EscapeSequence.eraseCharacters(rect.columns)
             }
         }
-        out += Array("\u{1B}8".utf8)
+        out += EscapeSequence.restoreCursor
         return out
     }
 
@@ -144,7 +144,7 @@ public struct FrameWriter: Sendable {
     /// there is nothing to write.
     public static func bytes(for placements: [BitmapPlacement], erasing erased: [BitmapPlacement] = []) -> [UInt8] {
         guard !placements.isEmpty || !erased.isEmpty else { return [] }
-        var out: [UInt8] = Array("\u{1B}7".utf8)
+        var out: [UInt8] = EscapeSequence.saveCursor
         for gone in erased { out += gone.image.erase }
         for placement in placements {
             if placement.image.rows.isEmpty {
@@ -156,14 +156,14 @@ public struct FrameWriter: Sendable {
                     out += line
                 }
             }
-            out += Array("\u{1B}[0m".utf8)
+            out += EscapeSequence.reset
         }
-        out += Array("\u{1B}8".utf8)
+        out += EscapeSequence.restoreCursor
         return out
     }
 
     /// `CSI row;col H` for a 0-based position.
     public static func cursorPosition(row: Int, column: Int) -> [UInt8] {
-        Array("\u{1B}[\(row + 1);\(column + 1)H".utf8)
+        EscapeSequence.cursorPosition(row: row + 1, column: column + 1)
     }
 }

@@ -52,6 +52,19 @@ public final class InMemoryScreen: Screen {
     /// Returns `size`.
     public func updateSize() -> CellSize { size }
 
+    /// The terminal profile whose cell-size replies this screen learns from, as `CursesScreen` does
+    /// (nil: `cellPixels` stays as set).
+    public var profile: TerminalProfile?
+
+    /// Takes a cell-size reply into `profile`; true when the cell size changed.
+    public func learnCellSize(_ replies: ProbeReplies) -> Bool {
+        guard var profile else { return false }
+        let changed = profile.learn(replies)
+        self.profile = profile
+        if changed { cellPixels = profile.cellPixelSize }
+        return changed
+    }
+
     /// A terminal that is behind, simulated: bytes it has not taken yet, what each `flushOutput()`
     /// takes, what each frame adds. Tests change it while the loop runs (hence the lock).
     public struct SlowTerminal: Sendable {

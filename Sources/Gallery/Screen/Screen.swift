@@ -12,6 +12,9 @@ public protocol Screen: AnyObject {
     func present(_ frame: Frame, repaintAll: Bool)
     /// Re-reads the terminal size after SIGWINCH and returns it.
     func updateSize() -> CellSize
+    /// Takes the terminal's answer to a cell-size query that arrived as input; true when the cell
+    /// size changed (the grid is laid out again).
+    func learnCellSize(_ replies: ProbeReplies) -> Bool
     /// Restores the terminal (idempotent).
     func close()
     /// Gives the terminal back and stops the process (job control, as Ctrl-Z does in a shell);
@@ -29,4 +32,9 @@ public protocol Screen: AnyObject {
     var outputDescriptor: Int32? { get }
     /// Writes what the terminal takes now, without waiting (UI thread).
     func flushOutput()
+}
+
+extension Screen {
+    /// A screen whose cell size does not come from terminal replies learns nothing.
+    public func learnCellSize(_ replies: ProbeReplies) -> Bool { false }
 }

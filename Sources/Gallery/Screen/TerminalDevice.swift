@@ -10,14 +10,6 @@ public enum TerminalDevice {
     /// terminal); false when there is no terminal to open.
     public static func takeKeysFromTerminal() -> Bool { sdg_curses_stdin_from_tty() == 0 }
 
-    /// `TIOCGWINSZ` of `descriptor`: cells and the pixel size of the text area (pixels 0 when the
-    /// terminal does not say); nil when it is not a terminal.
-    public static func windowSize(_ descriptor: Int32) -> (columns: Int, rows: Int, xpixel: Int, ypixel: Int)? {
-        var rows: Int32 = 0, cols: Int32 = 0, xpixel: Int32 = 0, ypixel: Int32 = 0
-        guard sdg_curses_winsize(descriptor, &rows, &cols, &xpixel, &ypixel) == 0, rows > 0, cols > 0 else { return nil }
-        return (Int(cols), Int(rows), Int(xpixel), Int(ypixel))
-    }
-
     /// The ncurses version string ("ncurses 6.4.20221231").
     public static var cursesVersion: String { String(cString: sdg_curses_version()) }
 }

@@ -21,6 +21,14 @@ public enum ProbeReplyParser {
         return replies
     }
 
+    /// The replies one CSI sequence carries (the input decoder hands over `CSI … t` replies that
+    /// arrive after the probe, e.g. to a re-asked cell size).
+    public static func reply(csi body: [UInt8], final: UInt8) -> ProbeReplies {
+        var replies = ProbeReplies()
+        parseCSI(body, final: final, into: &replies)
+        return replies
+    }
+
     static func parseCSI(_ body: [UInt8], final: UInt8, into r: inout ProbeReplies) {
         let isPrivate = body.first == UInt8(ascii: "?")
         let params = numbers(body.drop { $0 == UInt8(ascii: "?") }.prefix { (0x30...0x3B).contains($0) })

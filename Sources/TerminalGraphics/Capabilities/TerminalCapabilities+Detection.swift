@@ -13,6 +13,7 @@ extension TerminalCapabilities {
             input: input, output: output, timeoutMilliseconds: timeoutMilliseconds,
             queryBackground: queryBackground)
         probe.multiplexer = EnvironmentHints(environment: environment).multiplexer
+        probe.tmuxEnvironment = environment
         return resolve(probe: probe.run(), environment: environment)
     }
 
@@ -80,7 +81,9 @@ extension TerminalCapabilities {
         }
         sources["colours"] = "environment (COLORTERM/TERM)"
 
-        (caps.cellPixelSize, sources["cell size"]) = cellPixelSize(probe: probe, hints: hints)
+        (caps.cellPixelSize, caps.cellSizeSource) = cellPixelSize(
+            windowCell: probe.windowCellPixelSize, windowCells: probe.windowCells, replies: replies, hints: hints)
+        sources["cell size"] = caps.cellSizeSource.description
         caps.graphicsLimit = replies.graphicsLimit
         sources["graphics limit"] = replies.graphicsLimit == nil ? "not reported" : "XTSMGRAPHICS"
 

@@ -55,12 +55,13 @@ public struct RGBColor: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// What the terminal can do, from a probe and/or environment hints.
+/// What the terminal can do, from a probe and/or environment hints. The product reads it through
+/// `TerminalProfile`, which makes every decision from it once.
 ///
 /// ```swift
 /// let caps = TerminalCapabilities.detect()          // probes stdin/stdout when they are a tty
 /// print(caps.description)                           // what `sdgallery --probe` prints
-/// let choice = RendererSelection.choose(for: caps)  // sixel, kitty, half-block or ASCII
+/// let profile = TerminalProfile(capabilities: caps) // renderer, cell size, scrolling rules
 /// ```
 public struct TerminalCapabilities: Sendable, Hashable {
     /// Best bitmap protocol the terminal supports.
@@ -69,6 +70,8 @@ public struct TerminalCapabilities: Sendable, Hashable {
     public var colorDepth: ColorDepth
     /// Pixel size of one character cell, when known.
     public var cellPixelSize: PixelSize?
+    /// Where `cellPixelSize` came from.
+    public var cellSizeSource = CellSizeSource.assumed
     /// The terminal's name (XTVERSION reply or TERM_PROGRAM/TERM), sanitized.
     public var terminalName: String?
     /// Whether we run inside tmux.

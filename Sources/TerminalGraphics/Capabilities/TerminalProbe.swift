@@ -50,6 +50,12 @@ public struct TerminalProbe: Sendable {
     public var multiplexer = TerminalMultiplexer.none
     /// The extra wait for the outer terminal's reply (within `timeoutMilliseconds`).
     public var passthroughGraceMilliseconds = 120
+    /// Inside tmux: whether its `allow-passthrough` is on, when already known; off: the wrapped query
+    /// is not sent and its reply not waited for.
+    public var tmuxPassthroughAllowed: Bool?
+    /// Inside tmux, with `tmuxPassthroughAllowed` unknown: the environment to ask tmux with
+    /// (`TmuxPassthroughSetting`), while the replies arrive; nil: not asked.
+    public var tmuxEnvironment: [String: String]?
 
     /// Creates a probe over two file descriptors.
     public init(input: Int32 = 0, output: Int32 = 1, timeoutMilliseconds: Int = 250, queryBackground: Bool = true) {
@@ -63,13 +69,15 @@ public struct TerminalProbe: Sendable {
     /// inside tmux; not inside screen), `CSI 16 t` (cell size), `CSI 14 t` (window size), XTSMGRAPHICS
     /// geometry (`CSI ? 2 ; 1 ; 0 S`: xterm answers only the three-parameter form), DECRQM 2026,
     /// optional OSC 11, and DA1 last (every terminal answers it, so its reply ends the wait).
-    public static func query(includeBackground: Bool, multiplexer: TerminalMultiplexer = .none) -> [UInt8] {
-        let kitty = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
-        var q = "\u{1B}[>q" + (multiplexer == .none ? kitty : "") + "\u{1B}[16t\u{1B}[14t\u{1B}[?2;1;0S" + "\u{1B}[?2026$p"
-        if multiplexer == .tmux { q += String(decoding: TmuxPassthrough.wrap(Array(kitty.utf8)), as: UTF8.self) }
-        if includeBackground { q += "\u{1B}]11;?\u{1B}\\" }
-        q += "\u{1B}[c"
-        return Array(q.utf8)
+    /// `passthrough: false` (tmux's `allow-passthrough` is off) leaves the wrapped query out.
+    public static func query(includeBackground: Bool, multiplexer: TerminalMultiplexer = .none, passthrough: Bool = true) -> [UInt8] {
+        let kitty = KittyRenderer.command("i=31,s=1,v=1,a=q,t=d,f=24", payload: Array("AAAA".utf8)[...])
+        var q = EscapeSequence.terminalVersionQuery + (multiplexer == .none ? kitty : [])
+        q += EscapeSequence.cellSizeQuery + EscapeSequence.windowSizeQuery + EscapeSequence.graphicsGeometryQuery
+        q += EscapeSequence.synchronizedOutputQuery
+        if multiplexer == .tmux && passthrough { q += TmuxPassthrough.wrap(kitty) }
+        if includeBackground { q += EscapeSequence.backgroundColorQuery }
+        return q + EscapeSequence.primaryDeviceAttributesQuery
     }
 
     /// Runs the probe. Never probes when either descriptor is not a tty or the process is not in
@@ -78,8 +86,9 @@ public struct TerminalProbe: Sendable {
         guard isatty(input) == 1, isatty(output) == 1 else { return ProbeResult(status: .notATerminal) }
         let foreground = tcgetpgrp(output)
         if foreground != -1 && foreground != getpgrp() { return ProbeResult(status: .background) }
-        let windowCell = Self.windowCellPixelSize(output)
-        let windowCells = Self.windowCells(output)
+        let window = WindowSize.read(output)
+        let windowCell = window?.cellPixelSize
+        let windowCells = window?.cells
 
         var saved = termios()
         guard tcgetattr(input, &saved) == 0 else { return ProbeResult(status: .failed, windowCellPixelSize: windowCell, windowCells: windowCells) }
@@ -95,7 +104,12 @@ public struct TerminalProbe: Sendable {
         defer { _ = tcsetattr(input, TCSANOW, &saved) }
 
         let start = Self.nowMilliseconds()
-        guard Self.writeAll(output, Self.query(includeBackground: queryBackground, multiplexer: multiplexer)) else {
+        var passthroughAllowed = tmuxPassthroughAllowed
+        var asking = multiplexer == .tmux && passthroughAllowed == nil ? tmuxEnvironment.flatMap(TmuxPassthroughSetting.start) : nil
+        defer { if let asking { _ = TmuxPassthroughSetting.finish(asking, by: 0) } }
+        // tmux said passthrough is off: nothing wrapped could come back, so nothing wrapped is sent.
+        let asksThroughTmux = multiplexer == .tmux && tmuxPassthroughAllowed != false
+        guard Self.writeAll(output, Self.query(includeBackground: queryBackground, multiplexer: multiplexer, passthrough: asksThroughTmux)) else {
             return ProbeResult(status: .failed, windowCellPixelSize: windowCell, windowCells: windowCells)
         }
         var received: [UInt8] = []
@@ -119,10 +133,16 @@ public struct TerminalProbe: Sendable {
             if replies.sawDeviceAttributes {
                 status = .answered
                 // tmux answered; the outer terminal's kitty reply may still be on its way.
-                guard multiplexer == .tmux, replies.kittyGraphics != true else { break }
+                guard asksThroughTmux, replies.kittyGraphics != true else { break }
                 if deadline == timeoutMilliseconds {
                     deadline = min(timeoutMilliseconds, Self.nowMilliseconds() - start + passthroughGraceMilliseconds)
                 }
+                if let pending = asking {
+                    // tmux itself says whether the outer terminal can answer at all (within the grace).
+                    passthroughAllowed = TmuxPassthroughSetting.finish(pending, by: start + deadline)
+                    asking = nil
+                }
+                if passthroughAllowed == false { break }
             }
         }
         return ProbeResult(
@@ -130,25 +150,10 @@ public struct TerminalProbe: Sendable {
             elapsedMilliseconds: Self.nowMilliseconds() - start)
     }
 
-    /// Cell size from `TIOCGWINSZ` when the pixel fields are sane (xpixel ≥ 2·cols, ypixel ≥ 4·rows).
-    public static func windowCellPixelSize(_ fd: Int32) -> PixelSize? {
-        var size = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 else { return nil }
-        return sane(columns: Int(size.ws_col), rows: Int(size.ws_row), xPixels: Int(size.ws_xpixel), yPixels: Int(size.ws_ypixel))
-    }
-
-    /// The window in cells from `TIOCGWINSZ`, nil when the ioctl fails or says 0.
-    public static func windowCells(_ fd: Int32) -> CellSize? {
-        var size = winsize()
-        guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
-        return CellSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
-    }
-
     /// The cell size for a window of `columns`×`rows` cells and `xPixels`×`yPixels` pixels, or nil
-    /// when the pixel fields are missing or implausible.
+    /// when the pixel fields are missing or implausible (`WindowSize.cell(of:over:)`).
     static func sane(columns: Int, rows: Int, xPixels: Int, yPixels: Int) -> PixelSize? {
-        guard columns > 0, rows > 0, xPixels >= 2 * columns, yPixels >= 4 * rows else { return nil }
-        return PixelSize.cell(width: xPixels / columns, height: yPixels / rows)
+        WindowSize.cell(of: PixelSize(width: xPixels, height: yPixels), over: CellSize(columns: columns, rows: rows))
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {

@@ -35,7 +35,7 @@ extension ColorDepth {
         let newForeground = foreground.flatMap { $0 == last.foreground ? nil : $0 }
         let newBackground = background == last.background ? nil : background
         guard newForeground != nil || newBackground != nil else { return }
-        line += [0x1B, UInt8(ascii: "[")]
+        line += EscapeSequence.csiIntroducer
         if let newForeground { appendSGR(newForeground, foreground: true, to: &line) }
         if let newBackground {
             if newForeground != nil { line.append(UInt8(ascii: ";")) }

@@ -34,7 +34,7 @@ public struct ITermRenderer: ImageRenderer {
 
     /// `OSC 1337 ; File=… : base64 ST` showing `png` over `cells`.
     static func sequence(png: [UInt8], cells: CellSize) -> [UInt8] {
-        let head = "\u{1B}]1337;File=inline=1;size=\(png.count);width=\(cells.columns);height=\(cells.rows);preserveAspectRatio=1:"
-        return Array(head.utf8) + Array(Data(png).base64EncodedString().utf8) + [0x1B, UInt8(ascii: "\\")]
+        EscapeSequence.osc("1337;File=inline=1;size=\(png.count);width=\(cells.columns);height=\(cells.rows);preserveAspectRatio=1:"
+                           + Data(png).base64EncodedString())
     }
 }

@@ -4,9 +4,9 @@ import ImageCodecs
 /// return bytes and never write to a file descriptor.
 ///
 /// ```swift
-/// let renderer = RendererSelection.choose(for: caps).makeRenderer(background: caps.effectiveBackground)
+/// let renderer = profile.makeRenderer()   // a `TerminalProfile`
 /// let out = try renderer.render(image, cells: CellSize(columns: 16, rows: 5),
-///                               cellPixelSize: caps.effectiveCellPixelSize)
+///                               cellPixelSize: profile.cellPixelSize)
 /// frameWriter.append(out.positioned(row: 3, column: 10))
 /// ```
 public protocol ImageRenderer: Sendable {

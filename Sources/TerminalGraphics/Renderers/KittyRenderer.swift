@@ -99,12 +99,12 @@ public struct KittyRenderer: ImageRenderer {
 
     /// `ESC _ G keys ; payload ESC \`.
     static func command(_ keys: String, payload: ArraySlice<UInt8>) -> [UInt8] {
-        var out: [UInt8] = [0x1B, UInt8(ascii: "_"), UInt8(ascii: "G")] + Array(keys.utf8)
+        var out = EscapeSequence.apcIntroducer("G" + keys)
         if !payload.isEmpty {
             out.append(UInt8(ascii: ";"))
             out += payload
         }
-        out += [0x1B, UInt8(ascii: "\\")]
+        out += EscapeSequence.stringTerminator
         return out
     }
 

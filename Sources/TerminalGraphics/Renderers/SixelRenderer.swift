@@ -107,7 +107,7 @@ public struct SixelRenderer: ImageRenderer {
     static func undrawnStaysTransparent(_ stream: [UInt8]) -> [UInt8] {
         guard stream.count > 2, stream[0] == 0x1B, stream[1] == UInt8(ascii: "P"),
               let q = stream.prefix(16).firstIndex(of: UInt8(ascii: "q")) else { return stream }
-        return [0x1B, UInt8(ascii: "P")] + Array("0;1".utf8) + stream[q...]
+        return EscapeSequence.dcsIntroducer("0;1") + stream[q...]
     }
 
     /// Encodes packed RGB888 pixels with libsixel (bytes collected by its write callback).

@@ -4,21 +4,21 @@
 public enum TmuxPassthrough {
     /// The wrapped form of `bytes`.
     public static func wrap(_ bytes: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = Array("\u{1B}Ptmux;".utf8)
+        var out = EscapeSequence.dcsIntroducer("tmux;")
         out.reserveCapacity(bytes.count + bytes.count / 64 + 10)
         for byte in bytes {
             if byte == 0x1B { out.append(0x1B) }
             out.append(byte)
         }
-        out += [0x1B, UInt8(ascii: "\\")]
+        out += EscapeSequence.stringTerminator
         return out
     }
 
     /// The original bytes of a wrapped sequence, or nil when `bytes` is not one.
     public static func unwrap(_ bytes: [UInt8]) -> [UInt8]? {
-        let prefix = Array("\u{1B}Ptmux;".utf8)
+        let prefix = EscapeSequence.dcsIntroducer("tmux;")
         guard bytes.starts(with: prefix), bytes.count >= prefix.count + 2,
-            bytes.suffix(2) == [0x1B, UInt8(ascii: "\\")]
+            bytes.suffix(2).elementsEqual(EscapeSequence.stringTerminator)
         else { return nil }
         var out: [UInt8] = []
         var i = prefix.count

@@ -137,6 +137,22 @@ import TestSupport
         #expect(harness.screen.lines.last?.contains("7 cached") == true)
     }
 
+    /// The terminal's answer to a cell size asked again after a resize (a VTE font zoom) arrives as
+    /// input: the grid is laid out again with the new cell size. Before, such a reply was dropped.
+    @Test func aCellSizeReplyLaysTheGridOutAgain() async throws {
+        let harness = try AppHarness(count: 10)
+        #expect(await harness.wait { $0.filter { $0.hasPrefix("bind") }.count == 10 })
+        let cells = CellSize(columns: 160, rows: 37)
+        var caps = TerminalCapabilities(cellPixelSize: PixelSize(width: 9, height: 21))
+        caps.cellSizeSource = .windowReport(window: PixelSize(width: 1440, height: 777), cells: cells)
+        let profile = TerminalProfile(capabilities: caps, window: WindowSize(cells: cells))
+        #expect(await harness.onUI { $0.screen.profile = profile; return true } == true)
+        harness.type("\u{1B}[4;777;1760t")  // 1760×777 px over 160×37 cells: 11×21
+        #expect(await harness.untilUI { $0.app.model.cellPixels == PixelSize(width: 11, height: 21) })
+        harness.type("q")
+        #expect(await harness.finish())
+    }
+
     @Test func aSlowEncoderNeverBlocksTheKeys() async throws {
         // The old loop encoded inside present() on the UI thread: with an encoder that takes 30 s,
         // `q` waited for it.

@@ -19,21 +19,21 @@ final class GalleryDriver {
     let kind: TerminalKind
     private let keyboard: (read: Int32, write: Int32)
 
-    /// The painter a terminal of `kind` gets (as `GalleryRunner` chooses it), with a small encoded
-    /// output cache so that kitty uploads are evicted and freed while exploring.
+    /// The painter a terminal of `kind` gets (its profile decides, as in `GalleryRunner`), with a
+    /// small encoded output cache so that kitty uploads are evicted and freed while exploring.
     static func painter(for kind: TerminalKind) -> RendererPainter {
         let cache = EncodedOutputCache(costLimit: 12 << 10)
+        let caps: TerminalCapabilities
         switch kind {
         case .xterm, .mlterm:
-            return RendererPainter(selection: RendererSelection(kind: .sixel, tmuxPassthrough: false, reason: ""),
-                                   background: RGBColor(r: 0, g: 0, b: 0), terminal: kind == .xterm ? "XTerm(379)" : "mlterm(3.9.3)", cache: cache)
+            caps = TerminalCapabilities(graphics: .sixel, colorDepth: .truecolor,
+                                        terminalName: kind == .xterm ? "XTerm(379)" : "mlterm(3.9.3)", backgroundColor: .black)
         case .kitty:
-            return RendererPainter(selection: RendererSelection(kind: .kitty, tmuxPassthrough: false, reason: ""),
-                                   background: RGBColor(r: 0, g: 0, b: 0), terminal: "kitty(0.26.5)", cache: cache)
+            caps = TerminalCapabilities(graphics: .kitty, colorDepth: .truecolor, terminalName: "kitty(0.26.5)", backgroundColor: .black)
         case .tmux:
-            return RendererPainter(selection: RendererSelection(kind: .halfBlock(.truecolor), tmuxPassthrough: false, reason: ""),
-                                   background: RGBColor(r: 0, g: 0, b: 0), terminal: "tmux 3.3a", cache: cache)
+            caps = TerminalCapabilities(colorDepth: .truecolor, terminalName: "tmux 3.3a", inTmux: true, backgroundColor: .black)
         }
+        return RendererPainter(profile: TerminalProfile(capabilities: caps), cache: cache)
     }
 
     init(kind: TerminalKind, count: Int = 60, size: CellSize = CellSize(columns: 80, rows: 24)) throws {

@@ -1,6 +1,8 @@
 import CNcurses
 import Testing
 @testable import Gallery
+import ImageCodecs
+import TerminalGraphics
 
 @Suite struct InputDecoderTests {
     func decode(_ text: String) -> [InputEvent] {
@@ -25,6 +27,16 @@ import Testing
     /// Focus reports (`CSI ?1004h`): `CSI I` gained, `CSI O` lost; never keys.
     @Test func focusReportsAreFocusEvents() {
         #expect(decode("\u{1B}[I\u{1B}[Oj") == [.focus(true), .focus(false), .character("j")])
+    }
+
+    /// A cell size asked again after a resize comes back as input: an event, never a key.
+    @Test func cellSizeRepliesAreEventsNotKeys() {
+        var window = ProbeReplies()
+        window.windowPixelSize = PixelSize(width: 1100, height: 630)
+        var cell = ProbeReplies()
+        cell.cellPixelSize = PixelSize(width: 11, height: 21)
+        #expect(decode("\u{1B}[4;630;1100t\u{1B}[6;21;11tj") == [.cellSizeReply(window), .cellSizeReply(cell), .character("j")])
+        #expect(decode("\u{1B}[8;24;80t") == [])  // a text-area size in cells: nothing to learn
     }
 
     @Test func decodesCursorAndPagingSequences() {

@@ -50,7 +50,7 @@ import ImageCodecs
             #expect(!selection.kind.isBitmap && !selection.tmuxPassthrough, "\(option)")
             #expect(selection.limitation?.contains("kitty") == true, "\(option)")
         }
-        #expect(caps.report(option: .auto).contains("note:"))
+        #expect(TerminalProfile(capabilities: caps, renderer: .auto).report.contains("note:"))
     }
 
     @Test func theProbeSendsNoRawKittyQueryInsideAMultiplexer() {
@@ -79,7 +79,7 @@ import ImageCodecs
         #expect(auto.limitation?.contains("no sixel before 3.4") == true)
         let forced = RendererSelection.choose(for: caps, option: .sixel)
         #expect(forced.kind == .sixel && forced.tmuxPassthrough)
-        #expect(caps.report(option: .sixel).contains("tmux passthrough"))
+        #expect(TerminalProfile(capabilities: caps, renderer: .sixel).report.contains("tmux passthrough"))
         #expect(forced.makeRenderer().identity.tmuxPassthrough)
     }
 
@@ -92,7 +92,7 @@ import ImageCodecs
             #expect(selection.kind == .sixel && !selection.tmuxPassthrough && selection.limitation == nil, "\(option)")
             #expect(!selection.makeRenderer().identity.tmuxPassthrough)
         }
-        #expect(caps.report(option: .auto).contains("3.5a, draws sixel itself"))
+        #expect(TerminalProfile(capabilities: caps, renderer: .auto).report.contains("3.5a, draws sixel itself"))
         // The version from the environment when XTVERSION is silent; a 3.5a without sixel: text.
         let quiet = resolve("\u{1B}[?1;2;4c", env.merging(["TERM_PROGRAM": "tmux", "TERM_PROGRAM_VERSION": "3.5a"]) { a, _ in a })
         #expect(quiet.tmuxSixel && RendererSelection.choose(for: quiet).kind == .sixel)
