@@ -10,26 +10,22 @@ import TestSupport
 struct MoreTerminalsOracleTests {
     static let kinds: [GraphicalTerminal.Kind] = [.konsole, .foot, .gnomeTerminal]
 
-    /// Defects these terminals show that are not theirs (a report each, for the lead).
-    static let knownIssues: [GraphicalTerminal.Kind: String] = [
-        .gnomeTerminal: "half blocks (any text renderer, xterm --renderer blocks too): after paging while loading, "
-            + "scrolling rows back (k) leaves some images' cells blank until Ctrl-L (65,286 px in GNOME Terminal, "
-            + "142,497 px in xterm with --renderer blocks)",
-    ]
+    /// Defects these terminals show that are not theirs (a report each). None now: GNOME Terminal's
+    /// blank half-block cells were ncurses' updates with `bce` (fixed in `NoScrollTerminfo`).
+    static let knownIssues: [GraphicalTerminal.Kind: String] = [:]
 
-    /// The half-block defect behind GNOME Terminal's known issue, in xterm with `--renderer blocks`:
-    /// random-keys seed 1 (through the full view and back, then to the end) left cells 64, 65, 68, 69,
-    /// 70 and 73 blank until Ctrl-L (158,078 px; in GNOME Terminal 108,495 px, twice alike, and the
-    /// same with scrolling turned off for text kinds). Passes once the defect is fixed: then the known
-    /// issue is not recorded and Swift Testing says so.
+    /// The half-block defect GNOME Terminal showed, in xterm with `--renderer blocks`: random-keys
+    /// seed 1 (through the full view and back, then to the end) left cells 64, 65, 68, 69, 70 and 73
+    /// blank until Ctrl-L (158,078 px; in GNOME Terminal 108,495 px, twice alike). The cause was the
+    /// terminfo entry's `bce`: ncurses' updates with it left cells blank (the same keys in tmux with
+    /// TERM=xterm-256color: 277–398 cells off; with a copy of that entry without `bce`: 0), and
+    /// `NoScrollTerminfo` now drops it.
     @Test(.timeLimit(.minutes(4)), .enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "needs xterm"))
     func halfBlocksThroughTheFullViewToTheEndShowEveryImageInXterm() async throws {
         let keys = "Down Left Down l j Down k Left h Prior j Next Up g G Return p q Left Next Up G".split(separator: " ").map(String.init)
-        await withKnownIssue("half blocks: cells blank after the full view and G until Ctrl-L", isIntermittent: true) {
-            try await ScreenOracle.check(.xterm, label: "blocks-seed-1", arguments: "--demo --demo-rate 300k --renderer blocks",
-                                         settleTimeout: 90) { terminal, _ in
-                try terminal.xdotool(["key", "--delay", "150"] + keys)
-            }
+        try await ScreenOracle.check(.xterm, label: "blocks-seed-1", arguments: "--demo --demo-rate 300k --renderer blocks",
+                                     settleTimeout: 90) { terminal, _ in
+            try terminal.xdotool(["key", "--delay", "150"] + keys)
         }
     }
 

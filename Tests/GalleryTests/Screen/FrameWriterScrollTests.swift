@@ -70,7 +70,7 @@ import TestSupport
         let described = try ChildProcess.run("/usr/bin/infocmp", ["-x", NoScrollTerminfo.name], environment: ["TERMINFO": entry.directory.path])
         #expect(described.status == 0)
         let names = Set(described.out.split(whereSeparator: { ", \t\n".contains($0) }).map { $0.split(separator: "=").first.map(String.init) ?? "" })
-        for capability in ["ind", "ri", "indn", "rin", "csr", "il1", "il", "dl1", "dl"] {
+        for capability in ["ind", "ri", "indn", "rin", "csr", "il1", "il", "dl1", "dl", "bce"] {
             #expect(!names.contains(capability), "\(capability) is still there")
         }
         #expect(names.contains("cup") && names.contains("setaf"))  // everything else is the user's terminal
