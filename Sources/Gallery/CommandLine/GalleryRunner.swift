@@ -143,6 +143,7 @@ public enum GalleryRunner {
         }
         if let note = components.startupNote(options) { app.status.message = note }
         app.statusRefresh = components.statusRefresh
+        app.eventLog = EventLog.fromEnvironment()
         app.saveOriginal = components.saveOriginal
         app.loadOptions = options.noProgressive ? [] : [.progressive]
         if options.refresh { app.loadOptions.insert(.refresh) }

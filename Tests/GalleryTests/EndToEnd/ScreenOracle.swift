@@ -39,8 +39,9 @@ enum ScreenOracle {
     }
 
     /// Starts `sdgallery ARGUMENTS` in `kind` (in a directory `prepare` fills), runs `actions` (given
-    /// the terminal and a scratch screenshot path), waits until the screen settles, presses Ctrl-L,
-    /// waits again, and expects both screenshots to be equal; `inspect` looks at the first. `wrap` turns
+    /// the terminal and a scratch screenshot path), waits until the gallery says it settled after
+    /// every key (its event log, `SettleLog`), presses Ctrl-L, waits again, and expects both
+    /// screenshots to be equal; `inspect` looks at the first. `wrap` turns
     /// the shell command into the one the terminal runs (e.g. inside tmux).
     static func check(_ kind: GraphicalTerminal.Kind, label: String, arguments: String, settleTimeout: Double = 60,
                       prepare: (URL) async throws -> Void = { _ in }, inspect: (String) throws -> Void = { _ in },
@@ -52,17 +53,21 @@ enum ScreenOracle {
         let before = dir.appendingPathComponent("\(kind)-\(label)-keys.png").path
         let after = dir.appendingPathComponent("\(kind)-\(label)-repaint.png").path
         let diff = dir.appendingPathComponent("\(kind)-\(label)-diff.png").path
-        let command = wrap("XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) \(arguments); sleep 60")
+        // The gallery says when it has settled (`SettleLog`): each wait below is for that line.
+        let log = SettleLog(directory: dir.path)
+        let command = wrap("\(log.assignment) XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) \(arguments); sleep 60")
         let settled = try await Blocking.run { () throws -> Bool in
-            let terminal = try GraphicalTerminal(kind: kind, command: command, directory: dir.path, size: (110, 34))
+            let terminal = try GraphicalTerminal(kind: kind, command: command, directory: dir.path, size: (110, 34), settleLog: log)
             defer { terminal.stop() }
+            // Keys sent before the gallery runs would be read by the probe: every key must count.
+            guard log.waitForFirstFrame() else { return false }
             try actions(terminal, before)
             let first = try terminal.settledScreenshot(to: before, timeout: settleTimeout)
             try terminal.key("ctrl+l")
-            let second = try terminal.settledScreenshot(to: after, timeout: settleTimeout)
+            let second = try terminal.settledScreenshot(to: after, timeout: settleTimeout, newFrame: true)
             return first && second
         }
-        #expect(settled, "the screen did not settle")
+        #expect(settled, "the screen did not settle; the gallery's event log ends with \(log.lines.suffix(2))")
         let differing = try await Blocking.run { try GraphicalTerminal.differingPixels(before, after, diff: diff) }
         keep([before, after, diff])
         try inspect(before)
