@@ -54,13 +54,18 @@ enum ScreenOracle {
         let after = dir.appendingPathComponent("\(kind)-\(label)-repaint.png").path
         let diff = dir.appendingPathComponent("\(kind)-\(label)-diff.png").path
         // The gallery says when it has settled (`SettleLog`): each wait below is for that line.
+        // A wrapped gallery (inside tmux) is drawn by tmux, later than the gallery writes: there the
+        // screenshots themselves must settle.
         let log = SettleLog(directory: dir.path)
-        let command = wrap("\(log.assignment) XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) \(arguments); sleep 60")
+        let plain = "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) \(arguments); sleep 60"
+        let direct = wrap(plain) == plain
+        let command = direct ? "\(log.assignment) \(plain)" : wrap(plain)
         let settled = try await Blocking.run { () throws -> Bool in
-            let terminal = try GraphicalTerminal(kind: kind, command: command, directory: dir.path, size: (110, 34), settleLog: log)
+            let terminal = try GraphicalTerminal(kind: kind, command: command, directory: dir.path, size: (110, 34),
+                                                 settleLog: direct ? log : nil)
             defer { terminal.stop() }
             // Keys sent before the gallery runs would be read by the probe: every key must count.
-            guard log.waitForFirstFrame() else { return false }
+            guard !direct || log.waitForFirstFrame() else { return false }
             try actions(terminal, before)
             let first = try terminal.settledScreenshot(to: before, timeout: settleTimeout)
             try terminal.key("ctrl+l")
