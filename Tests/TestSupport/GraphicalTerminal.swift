@@ -35,13 +35,19 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
     /// A private folder (0700) for the terminal's sockets and configuration, removed by `stop()`.
     let runtime: String
     private let pids = Locked<[pid_t]>([])
+    /// The gallery's event log, when the command writes one (`SettleLog.assignment`): then
+    /// `settledScreenshot` waits for its "settled" line instead of comparing screenshots.
+    public let settleLog: SettleLog?
+    /// Keys sent so far (`xdotool key`/`type`), and the last settled state seen.
+    let progress = Locked<(keysSent: Int, lastSettled: SettleLog.Settled?)>((0, nil))
 
     /// Starts Xvfb on the first free display of `displays` and `kind` in it running `command`
     /// (`sh -c`) in `directory`, as `Kind.launch` describes (helpers such as weston or a session bus
     /// first); `background` is the terminal's background colour (e.g. "#808080") where it takes one;
     /// `size` its columns × rows. Returns once the terminal window exists and runs the command.
     public init(kind: Kind, command: String, directory: String, displays: ClosedRange<Int> = 50...59,
-                background: String? = nil, size: (columns: Int, rows: Int) = (120, 36)) throws {
+                background: String? = nil, size: (columns: Int, rows: Int) = (120, 36), settleLog: SettleLog? = nil) throws {
+        self.settleLog = settleLog
         let number = try Self.claimDisplay(in: displays)
         display = ":\(number)"
         var template = Array("/tmp/sdg-terminal-XXXXXX".utf8CString)
@@ -143,8 +149,15 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
 
     /// Takes screenshots `interval` seconds apart until two in a row agree (loads and drawing have
     /// settled) and leaves the last one at `path`; false when the screen kept changing until `timeout`.
+    /// With a `settleLog`, waits for the program's "settled" line instead (`screenshotWhenSettled`;
+    /// `newFrame`: on a frame after the last settled one, as after a resize).
     @discardableResult
-    public func settledScreenshot(to path: String, crop: String? = nil, interval: Double = 1.5, timeout: Double = 60) throws -> Bool {
+    public func settledScreenshot(to path: String, crop: String? = nil, interval: Double = 1.5, timeout: Double = 60,
+                                  newFrame: Bool = false) throws -> Bool {
+        if let settleLog {
+            let after = newFrame ? progress.withLock { $0.lastSettled?.frame } : nil
+            return try screenshotWhenSettled(settleLog, to: path, crop: crop, after: after, timeout: timeout) != nil
+        }
         let previous = path + ".previous.png"
         defer { try? FileManager.default.removeItem(atPath: previous) }
         try screenshot(to: previous, crop: crop)
@@ -173,6 +186,7 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
     /// Runs xdotool on this display and returns its output.
     @discardableResult
     public func xdotool(_ arguments: [String]) throws -> String {
+        progress.withLock { $0.keysSent += Self.keyCount(arguments) }
         let result = try Self.run("/usr/bin/xdotool", arguments, environment: ["DISPLAY": display], timeout: 15)
         guard result.status == 0 else { throw TerminalError(message: "xdotool \(arguments.first ?? "") failed: \(result.err)") }
         return result.out

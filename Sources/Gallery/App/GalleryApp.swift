@@ -31,6 +31,12 @@ public final class GalleryApp {
     let currentFilterGeneration = Locked(0)
     /// Frames presented.
     public internal(set) var framesPresented = 0
+    /// Keys (and mouse reports) read and handled.
+    public internal(set) var keysRead = 0
+    /// Where "frame written" and "settled" lines go (`SDGALLERY_EVENT_LOG`); nil: nowhere.
+    public var eventLog: EventLog?
+    /// The last frame and settled state reported to `eventLog`.
+    var reported = (written: -1, settledFrame: -1, settledKeys: -1)
 
     let screen: Screen
     let source: CellImageSource
@@ -53,6 +59,11 @@ public final class GalleryApp {
     /// frame says how far it scrolled from it.
     var lastGridView: (layout: GalleryLayout, scrollRow: Int)?
     var quitting = false
+    /// When the last frame was presented (for the pacing of frames no key asked for).
+    var lastPresent = 0.0
+    /// Shortest time between two frames no key asked for: `minimumFrameInterval`; the tests' driver,
+    /// which steps the loop by hand, sets 0.
+    var frameInterval = GalleryApp.minimumFrameInterval
     /// Options every bind carries (`WebImageStack.requestOptions`: `.progressiveLoad` unless
     /// `--no-progressive`, `.refreshCached` with `--refresh`, …).
     public var loadOptions: ImageRequest.Options = [.progressiveLoad]
@@ -84,79 +95,24 @@ public final class GalleryApp {
         pictures = CellPictures(painter: painter) { mailbox.post(.painted($0)) }
     }
 
-    /// Runs until the user quits, stdin closes, or a quit signal or event arrives; then cancels every
-    /// load and restores the terminal.
     /// Shortest time between two frames that no key asked for (60 per second).
     static let minimumFrameInterval = 1.0 / 60
 
+    /// Runs until the user quits, stdin closes, or a quit signal or event arrives; then cancels every
+    /// load and restores the terminal.
     public func run() {
-        inbox.claimOwnership()
-        model.resize(terminal: screen.size, cellPixels: screen.cellPixels)
-        apply(model.reconcile())
-        present()
-        var lastPresent = 0.0
+        start()
         while !quitting {
-            let busy = status.pendingCells > 0 || status.activeDownloads > 0
-            var timeout: Int32 = decoder.hasPending ? escapeTimeout : (busy ? 120 : 1000)
-            if let next = pictures.animation.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
-            if let release = flingEndsIn(now: Self.now()) { timeout = min(timeout, release) }
-            if (dirty || repaintAll) && terminalKeepsUp(forKey: keyWaiting != nil) {
-                // A frame is owed: wake when its slot comes (while the terminal is behind, its room
-                // for more bytes wakes the loop instead).
-                let wait = (lastPresent + Self.minimumFrameInterval - Self.now()) * 1000
-                timeout = min(timeout, Int32(max(0, wait.rounded(.up))))
-            }
             var fds = [pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
             // The terminal is behind: wake when it can take more.
             if screen.outputBacklog > 0, let output = screen.outputDescriptor {
                 fds.append(pollfd(fd: output, events: Int16(POLLOUT), revents: 0))
             }
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            let ready = poll(&fds, nfds_t(fds.count), pollTimeout())
             screen.flushOutput()
             if ready < 0 && errno != EINTR { break }
-            var inputAt: Double?
-            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-                inputAt = Self.now()
-                keyWaiting = keyWaiting ?? inputAt
-                if !readInput() { quitting = true }
-            } else if ready == 0 && decoder.hasPending {
-                handle(keys.actions(for: decoder.flush(), at: Self.now()))
-            }
-            for event in screen.takeEvents() { handle(event) }
-            for event in inbox.drain() { handle(event) }
-            followFilter()
-            if pendingCountStale { updatePendingCount() }
-            if status.pendingCells > 0 || status.activeDownloads > 0 {
-                // The spinner turns with time (one step per 120 ms), not with the number of events.
-                let phase = Int(Self.now() / 0.12)
-                if phase != status.spinnerPhase {
-                    statusRefresh?(&status)
-                    status.spinnerPhase = phase
-                    dirty = true
-                }
-            }
-            let diff = model.reconcile()
-            if inputAt != nil, !diff.binds.isEmpty { screenChangedByKey(at: Self.now()) }
-            apply(diff)
-            releaseDownloadsAfterFling(now: Self.now())
-            followAnimation()
-            if pictures.tickAnimation(now: Self.now()) { dirty = true }
-            // Load updates (progress chunks, partial images) are paced to 60 frames a second; a key's
-            // frame is presented at once.
-            let now = Self.now()
-            if (dirty || repaintAll) && (inputAt != nil || now - lastPresent >= Self.minimumFrameInterval)
-                && terminalKeepsUp(forKey: keyWaiting != nil) {
-                present()
-                lastPresent = Self.now()
-                screen.flushOutput()
-            }
-            encodeAheadWhenIdle()
-            // A key's latency ends with the frame that shows it (or at once when it changed nothing).
-            if let since = keyWaiting, !dirty, !repaintAll {
-                keyLatencies.append((Self.now() - since) * 1000)
-                keyWaiting = nil
-            }
+            step(input: fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, timedOut: ready == 0)
         }
         if pendingCountStale { updatePendingCount() }
         if dirty || repaintAll { present() }  // the frame still owed when the quit came
@@ -165,6 +121,84 @@ public final class GalleryApp {
         // drop them now, so nothing the inbox holds outlives the loop.
         _ = inbox.drain()
         screen.close()
+    }
+
+    /// Before the first wait: takes the inbox, sizes the model, binds the first screen and shows it.
+    func start() {
+        inbox.claimOwnership()
+        model.resize(terminal: screen.size, cellPixels: screen.cellPixels)
+        apply(model.reconcile())
+        present()
+    }
+
+    /// How long the loop may wait in `poll()`: the escape timeout while a sequence is incomplete,
+    /// the spinner's step while something loads, the next animation frame, the end of a fling, or
+    /// the slot of a frame that is owed.
+    func pollTimeout() -> Int32 {
+        let busy = status.pendingCells > 0 || status.activeDownloads > 0
+        var timeout: Int32 = decoder.hasPending ? escapeTimeout : (busy ? 120 : 1000)
+        if let next = pictures.animation.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
+        if let release = flingEndsIn(now: Self.now()) { timeout = min(timeout, release) }
+        if (dirty || repaintAll) && terminalKeepsUp(forKey: keyWaiting != nil) {
+            // A frame is owed: wake when its slot comes (while the terminal is behind, its room
+            // for more bytes wakes the loop instead).
+            let wait = (lastPresent + frameInterval - Self.now()) * 1000
+            timeout = min(timeout, Int32(max(0, wait.rounded(.up))))
+        }
+        return timeout
+    }
+
+    /// One iteration of the frame loop after its wait: `input` when the input descriptor is
+    /// readable, `timedOut` when the wait ended with nothing ready (an incomplete escape sequence
+    /// then counts as what it has so far). Reads keys, takes screen and inbox events, binds what the
+    /// model now shows, presents a frame when one is owed (paced to `frameInterval` unless a
+    /// key asked for it) and encodes ahead when idle. The tests' driver runs the same step.
+    func step(input: Bool, timedOut: Bool) {
+        var inputAt: Double?
+        if input {
+            inputAt = Self.now()
+            keyWaiting = keyWaiting ?? inputAt
+            if !readInput() { quitting = true }
+        } else if timedOut && decoder.hasPending {
+            let pending = decoder.flush()
+            keysRead += pending.count
+            handle(keys.actions(for: pending, at: Self.now()))
+        }
+        for event in screen.takeEvents() { handle(event) }
+        for event in inbox.drain() { handle(event) }
+        followFilter()
+        if pendingCountStale { updatePendingCount() }
+        if status.pendingCells > 0 || status.activeDownloads > 0 {
+            // The spinner turns with time (one step per 120 ms), not with the number of events.
+            let phase = Int(Self.now() / 0.12)
+            if phase != status.spinnerPhase {
+                statusRefresh?(&status)
+                status.spinnerPhase = phase
+                dirty = true
+            }
+        }
+        let diff = model.reconcile()
+        if inputAt != nil, !diff.binds.isEmpty { screenChangedByKey(at: Self.now()) }
+        apply(diff)
+        releaseDownloadsAfterFling(now: Self.now())
+        followAnimation()
+        if pictures.tickAnimation(now: Self.now()) { dirty = true }
+        // Load updates (progress chunks, partial images) are paced to 60 frames a second; a key's
+        // frame is presented at once.
+        let now = Self.now()
+        if (dirty || repaintAll) && (inputAt != nil || now - lastPresent >= frameInterval)
+            && terminalKeepsUp(forKey: keyWaiting != nil) {
+            present()
+            lastPresent = Self.now()
+            screen.flushOutput()
+        }
+        encodeAheadWhenIdle()
+        // A key's latency ends with the frame that shows it (or at once when it changed nothing).
+        if let since = keyWaiting, !dirty, !repaintAll {
+            keyLatencies.append((Self.now() - since) * 1000)
+            keyWaiting = nil
+        }
+        reportProgress()
     }
 
     /// Reads what is available on the input; false at end of input.
@@ -192,6 +226,7 @@ public final class GalleryApp {
                 if gained, repaintOnFocus { repaintAll = true }
                 continue
             }
+            keysRead += 1
             // Event by event: `/abc` in one read opens the prompt, then types into it.
             var actions = model.editingFilter ? KeyMap.filterActions(for: [event]) : keys.action(for: event, at: now).map { [$0] } ?? []
             // Any key closes the help, even one without an action of its own.

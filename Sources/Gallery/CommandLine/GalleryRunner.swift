@@ -139,6 +139,7 @@ public enum GalleryRunner {
         }
         if let note = components.startupNote(options) { app.status.message = note }
         app.statusRefresh = components.statusRefresh
+        app.eventLog = EventLog.fromEnvironment()
         app.saveOriginal = components.saveOriginal
         app.loadOptions = WebImageStack.requestOptions(options)
         if let stream {

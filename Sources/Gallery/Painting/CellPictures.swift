@@ -38,6 +38,9 @@ final class CellPictures {
     private(set) var records: [SlotID: Record] = [:]
     /// The full view's animation.
     private(set) var animation = FullViewAnimation()
+    /// Paints handed to the paint queue whose results have not come back (`accept`), encoding ahead
+    /// not counted (it shows nothing by itself).
+    private(set) var paintsInFlight = 0
     /// Items whose pictures were encoded ahead, with the size they were encoded for.
     private var encodedAhead: [Int: CellSize] = [:]
 
@@ -92,6 +95,7 @@ final class CellPictures {
         }
         if record.pending != key {
             record.pending = key
+            paintsInFlight += 1
             let painter = painter, post = post, generation = record.generation
             Self.queue.async {
                 post(PaintResult(slot: slot, generation: generation, key: key, frame: nil,
@@ -104,6 +108,7 @@ final class CellPictures {
 
     /// Takes a finished paint: kept when it is still what its slot (or the animation) wants.
     func accept(_ result: PaintResult) {
+        paintsInFlight -= 1
         if let frame = result.frame {
             animation.finished(frame, image: result.key.image, cells: result.key.cells, painted: result.painted)
             return
@@ -136,6 +141,7 @@ final class CellPictures {
         animation.paint(for: cells)
         let painter = painter, post = post, slot = animation.slot ?? SlotID(-1)
         for frame in animation.framesToPaint() {
+            paintsInFlight += 1
             let still = animation.still(frame, of: image)
             Self.queue.async {
                 post(PaintResult(slot: slot, generation: 0, key: PictureKey(image: image.id, cells: cells), frame: frame,

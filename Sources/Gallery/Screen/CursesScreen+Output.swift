@@ -14,6 +14,7 @@ extension CursesScreen {
     public var outputBacklog: Int { output?.backlog ?? 0 }
     public var outputDescriptor: Int32? { output?.terminal }
     public func flushOutput() { output?.flush() }
+    public var outputWritten: Bool { output?.isWritten ?? true }
 
     /// Sends everything queued and writes to the terminal directly again (before curses leaves).
     func finishOutput() {

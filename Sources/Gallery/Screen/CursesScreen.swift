@@ -18,8 +18,8 @@ public final class CursesScreen: Screen {
     private var handle: OpaquePointer?
     /// Whether curses is open (between init and close).
     var isOpen: Bool { handle != nil }
-    private var writer: FrameWriter
-    private var lastGrid: CellGrid?
+    /// The rules of a frame's bytes around curses' text (shared with the tests' model screen).
+    private var presenter: FramePresenter
     private var pairs: [Int64: Int32] = [:]
     private let colors: Int
     private let mouse: Bool
@@ -34,15 +34,21 @@ public final class CursesScreen: Screen {
     public var cellPixels: PixelSize { profile.cellPixelSize }
     /// Whether the terminal moves the images with the text in a scroll region
     /// (`RendererSelection.scrollsWithText`): then a scrolled grid costs only its exposed rows.
-    public var scrollsWithText = false
+    public var scrollsWithText: Bool {
+        get { presenter.scrollsWithText }
+        set { presenter.scrollsWithText = newValue }
+    }
     /// Whether it does so for a scroll down too (not xterm's sixel: `RendererSelection.scrollsBackWithText`).
-    public var scrollsBackWithText = false
+    public var scrollsBackWithText: Bool {
+        get { presenter.scrollsBackWithText }
+        set { presenter.scrollsBackWithText = newValue }
+    }
     /// Whether text leaves the images on the rest of its row alone (`RendererSelection.textOverwritesOnlyItsCells`):
     /// then only images under changed text are sent again, else every image on a changed row.
-    public var textOverwritesOnlyItsCells = false
-    /// Whether curses was opened without the terminal's scroll capabilities (`NoScrollTerminfo`):
-    /// only then does this screen scroll the terminal itself, and curses never moves lines.
-    private let ownsScrolling: Bool
+    public var textOverwritesOnlyItsCells: Bool {
+        get { presenter.textOverwritesOnlyItsCells }
+        set { presenter.textOverwritesOnlyItsCells = newValue }
+    }
     /// Where standard output goes while the screen is open (`queueOutput`); nil: straight to the terminal.
     var output: TerminalOutput?
     /// The UI inbox's wake descriptor, for the output's drain thread (kept to queue again after Ctrl-Z).
@@ -56,20 +62,21 @@ public final class CursesScreen: Screen {
         let noScroll = NoScrollTerminfo.make()
         defer { noScroll?.remove() }
         var opened = noScroll.flatMap { entry in entry.with { sdg_curses_open(NoScrollTerminfo.name) } }
-        ownsScrolling = opened != nil
+        // Without the terminal's scroll capabilities (`NoScrollTerminfo`) only this screen scrolls the
+        // terminal, and curses never moves lines.
+        presenter = FramePresenter(synchronizedOutput: profile.synchronizedOutput, ownsScrolling: opened != nil)
         if opened == nil { opened = sdg_curses_open(nil) }
         guard let screen = opened else {
             throw ScreenError(message: "unknown or unusable terminal type (TERM)")
         }
         handle = screen
-        writer = FrameWriter(synchronizedOutput: profile.synchronizedOutput)
         colors = Int(sdg_curses_start_colors())
         self.mouse = mouse
         self.profile = profile
+        size = CellSize(columns: Int(sdg_curses_cols()), rows: Int(sdg_curses_lines()))
         scrollsWithText = profile.scrollsWithText
         scrollsBackWithText = profile.scrollsBackWithText
         textOverwritesOnlyItsCells = profile.textOverwritesOnlyItsCells
-        size = CellSize(columns: Int(sdg_curses_cols()), rows: Int(sdg_curses_lines()))
         readWindow(askCellSize: false)  // the probe has just measured
         if mouse { write(EscapeSequence.mouseReports(true)) }
         sdg_curses_flush()
@@ -112,68 +119,38 @@ public final class CursesScreen: Screen {
                 sdg_curses_flush()
             }
         }
-        lastGrid = nil
-        writer.reset()
+        presenter.reset()
     }
 
     /// Takes the terminal's answer to a re-asked cell size; true when the cell size changed.
     public func learnCellSize(_ replies: ProbeReplies) -> Bool { profile.learn(replies) }
 
-    /// Draws the text through curses, then the placements through the frame writer.
+    /// Draws the text through curses between the bytes the `FramePresenter` plans before and after it.
     public func present(_ frame: Frame, repaintAll: Bool) {
         guard handle != nil else { return }
         let grid = frame.grid
-        var previous = (lastGrid?.size == grid.size && !repaintAll) ? lastGrid : nil
-        // The grid scrolled: the terminal scrolls its region (moving the images with the text), curses'
-        // record of the screen follows, and only what the scroll exposed or changed is drawn.
-        var scrollBytes: [UInt8] = []
-        var scrolled = 0..<0
-        if let scroll = frame.scroll, scroll.isUseful, scrollsWithText, scroll.lines > 0 || scrollsBackWithText, ownsScrolling, let old = previous,
-           scroll.rows.lowerBound >= 0, scroll.rows.upperBound <= min(size.rows, grid.size.rows),
-           sdg_curses_scrolled(Int32(scroll.rows.lowerBound), Int32(scroll.rows.upperBound), Int32(scroll.lines)) == 0 {
-            scrollBytes = writer.scroll(scroll, terminal: size)
-            previous = old.scrolled(scroll)
-            scrolled = scroll.rows
+        // A scroll moves curses' record of the physical screen the same way the terminal moves.
+        let shown = presenter.present(frame, repaintAll: repaintAll, terminal: size) { scroll in
+            sdg_curses_scrolled(Int32(scroll.rows.lowerBound), Int32(scroll.rows.upperBound), Int32(scroll.lines)) == 0
         }
+        let scrolled = shown.scroll?.rows ?? 0..<0
         for row in 0..<min(grid.size.rows, size.rows) {
             for column in 0..<min(grid.size.columns, size.columns) {
                 let cell = grid[column, row]
                 // Scrolled rows are all put: curses' own copy of them (stdscr) did not move.
-                if let previous, previous[column, row] == cell, !scrolled.contains(row) { continue }
+                if let previous = shown.previous, previous[column, row] == cell, !scrolled.contains(row) { continue }
                 if cell.text.isEmpty { continue }  // right half of a wide character
                 put(cell, column: column, row: row)
             }
         }
-        // A full repaint clears the screen, and kitty drops what it showed with it: place and upload
-        // everything again.
-        if repaintAll { writer.reset() }
-        let released = writer.release(frame.released)
-        // Curses opened with the terminal's scroll capabilities (no private terminfo entry could be
-        // made): when rows of text moved it may scroll them (its hash optimisation runs whatever idlok
-        // says), and the terminal moves the images on them too: then every blank cell is erased after
-        // the text and every image written again.
-        let moved = !ownsScrolling && (previous.map { FrameWriter.rowsMoved(from: $0, to: grid) } ?? false)
-        let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || previous == nil || moved,
-                               changedRows: FrameWriter.changedRows(from: previous, to: grid),
-                               changedSpans: ownsScrolling && textOverwritesOnlyItsCells
-                                   ? FrameWriter.changedSpans(from: previous, to: grid) : nil)
-        lastGrid = grid
         if repaintAll { sdg_curses_force_repaint() }
-        // Image data first, outside the synchronized update (it shows nothing by itself), unless this
-        // frame frees data or clears the screen: kitty's `d=I` and its screen clear free every unplaced
-        // image, uploads included, so then they follow inside the update.
-        let early = released.isEmpty && !repaintAll ? writer.uploads(for: plan) : []
-        write(early)
-        write(writer.frameStart)
-        write(scrollBytes)
-        write(released + FrameWriter.clearing(plan.cleared, erasing: plan.erased))
+        write(shown.uploads)
+        write(shown.beforeText)
         // ncurses writes its own output buffer straight to the descriptor in doupdate(): what stdio
         // holds must reach the terminal first, or the erase lands after (and wipes) the new text.
         sdg_curses_flush()
         _ = sdg_curses_update()
-        if moved { write(FrameWriter.clearing(FrameWriter.blankRuns(of: grid, outside: []))) }
-        write(writer.bytes(for: plan))  // the uploads not sent early, then the placements
-        write(writer.frameEnd)
+        write(shown.afterText)
         sdg_curses_flush()
     }
 
@@ -181,7 +158,7 @@ public final class CursesScreen: Screen {
     public func close() {
         guard let screen = handle else { return }
         handle = nil
-        write(writer.closingBytes())
+        write(presenter.closingBytes())
         if focusReports { write(EscapeSequence.focusReports(false)) }
         finishOutput()  // everything queued reaches the terminal before endwin writes to it
         if mouse { write(EscapeSequence.mouseReports(false)) }
@@ -195,7 +172,7 @@ public final class CursesScreen: Screen {
     public func suspend() {
         guard handle != nil else { return }
         let queued = output != nil
-        write(writer.closingBytes())
+        write(presenter.closingBytes())
         if focusReports { write(EscapeSequence.focusReports(false)) }
         finishOutput()
         if mouse { write(EscapeSequence.mouseReports(false)) }

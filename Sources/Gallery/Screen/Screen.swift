@@ -32,6 +32,14 @@ public protocol Screen: AnyObject {
     var outputDescriptor: Int32? { get }
     /// Writes what the terminal takes now, without waiting (UI thread).
     func flushOutput()
+    /// Whether every byte presented so far has been handed to the terminal (nothing queued or on its
+    /// way through the output pipe); what "settled" waits for (`EventLog`).
+    var outputWritten: Bool { get }
+}
+
+extension Screen {
+    /// Nothing queued: `outputBacklog` is 0.
+    public var outputWritten: Bool { outputBacklog == 0 }
 }
 
 extension Screen {

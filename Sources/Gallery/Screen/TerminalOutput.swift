@@ -17,6 +17,8 @@ final class TerminalOutput: @unchecked Sendable {
     private struct Received {
         var chunks: [[UInt8]] = []
         var bytes = 0
+        /// The drain thread is between seeing bytes in the pipe and handing them over.
+        var reading = false
     }
 
     /// The non-blocking write descriptor on the terminal (poll it for POLLOUT while `backlog > 0`).
@@ -42,11 +44,16 @@ final class TerminalOutput: @unchecked Sendable {
         let thread = Thread { [received, drainerEnded, pipeRead] in
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
+                // Wait for bytes, then say so before taking them out of the pipe: `isWritten` never
+                // sees them nowhere (read but not handed over).
+                var ready = pollfd(fd: pipeRead, events: Int16(POLLIN), revents: 0)
+                if poll(&ready, 1, -1) < 0 && errno == EINTR { continue }
+                received.withLock { $0.reading = true }
                 let count = read(pipeRead, &buffer, buffer.count)
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { break }
+                if count < 0 && errno == EINTR { received.withLock { $0.reading = false }; continue }
+                if count <= 0 { received.withLock { $0.reading = false }; break }
                 let chunk = Array(buffer[0..<count])
-                received.withLock { $0.chunks.append(chunk); $0.bytes += count }
+                received.withLock { $0.chunks.append(chunk); $0.bytes += count; $0.reading = false }
                 var byte: UInt8 = 0x4F
                 if wakeDescriptor >= 0 { _ = write(wakeDescriptor, &byte, 1) }
             }
@@ -59,6 +66,16 @@ final class TerminalOutput: @unchecked Sendable {
 
     /// Bytes written to standard output that the terminal has not taken yet (UI thread).
     var backlog: Int { pending.count - offset + received.withLock { $0.bytes } }
+
+    /// Whether every byte written to standard output so far reached the terminal: none waiting here,
+    /// none with the drain thread, none in the pipe (UI thread; after stdio was flushed).
+    var isWritten: Bool {
+        guard offset == pending.count else { return false }
+        return received.withLock { state in
+            var inPipe: Int32 = 0
+            return state.bytes == 0 && !state.reading && ioctl(pipeRead, UInt(FIONREAD), &inPipe) == 0 && inPipe == 0
+        }
+    }
 
     /// UI thread: writes what the terminal takes now; returns the bytes still waiting.
     @discardableResult

@@ -32,9 +32,10 @@ import TestSupport
         #expect(await harness.untilUI { $0.app.framesPresented > 0 })
         let before = await harness.onUI { $0.app.keyLatencies.count } ?? 0
         // "/gone/1" key by key: every key restarts the scan; each is shown in its own frame at once.
-        for key in "/gone/1" {
+        for (typed, key) in "/gone/1".enumerated() {
             harness.type(String(key))
-            try await Task.sleep(for: .milliseconds(60))
+            // Read on its own (the next key waits for it), as a person types.
+            #expect(await harness.untilUI { $0.app.keysRead > typed })
         }
         // Results stream in: the count grows while the scan runs ("k… of n"), then settles.
         let counts = Locked<[Int]>([])

@@ -104,7 +104,8 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
     let done = DispatchSemaphore(value: 0)
 
     init(count: Int, size: CellSize = CellSize(columns: 160, rows: 37), source: RecordingSource = RecordingSource(),
-         painter: CellPainter? = nil, scrolls: Bool = false, scrollsBack: Bool? = nil, model: GalleryModel? = nil) throws {
+         painter: CellPainter? = nil, scrolls: Bool = false, scrollsBack: Bool? = nil, model: GalleryModel? = nil,
+         eventLog: EventLog? = nil) throws {
         var fds: [Int32] = [0, 0]
         _ = pipe(&fds)
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
@@ -115,6 +116,7 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         self.source = source
         let model = model ?? makeModel(count: count, columns: size.columns, rows: size.rows)
         app = try GalleryApp(model: model, screen: screen, source: source, painter: painter ?? LoggingPainter(source: source), inputDescriptor: keyboard.read)
+        app.eventLog = eventLog
         let thread = Thread { [self] in
             app.run()
             done.signal()

@@ -34,11 +34,12 @@ struct KittyFreedImagesGalleryTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         try Self.noisyList(in: dir, count: 240)
         // --memory-limit 8: the encoded-output cache keeps 2 MB (about 30 pictures), so paging frees.
-        let command = "cd \(dir.path) && XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) --stats --memory-limit 8 list.txt "
+        let log = SettleLog(directory: dir.path)
+        let command = "cd \(dir.path) && \(log.assignment) XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) --stats --memory-limit 8 list.txt "
             + "2> stats.txt; echo $? > exit.txt; sleep 600"
         let shot = dir.appendingPathComponent("kitty-freed.png").path
         let (share, settled) = try await Blocking.run { () throws -> (Double, Bool) in
-            let kitty = try GraphicalTerminal(kind: .kitty, command: command, directory: "/tmp", displays: 60...69, background: "#000000")
+            let kitty = try GraphicalTerminal(kind: .kitty, command: command, directory: "/tmp", displays: 60...69, background: "#000000", settleLog: log)
             defer { kitty.stop() }
             _ = try kitty.settledScreenshot(to: shot, interval: 1.0)
             for _ in 0..<5 {

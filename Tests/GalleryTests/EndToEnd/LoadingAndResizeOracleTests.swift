@@ -18,11 +18,11 @@ struct LoadingAndResizeOracleTests {
         try terminal.xdotool(["key", "--delay", "200", "Next", "Next", "Prior", "j", "j", "Next", "k", "Prior"])
         _ = try terminal.settledScreenshot(to: scratch, interval: 1.0)
         try resize(terminal, width: 800, height: 540)
-        _ = try terminal.settledScreenshot(to: scratch, interval: 0.7)
+        _ = try terminal.settledScreenshot(to: scratch, interval: 0.7, newFrame: true)
         try terminal.xdotool(["key", "--delay", "150", "Next", "j", "j"])
         _ = try terminal.settledScreenshot(to: scratch, interval: 0.7)
         try resize(terminal, width: 1180, height: 760)
-        _ = try terminal.settledScreenshot(to: scratch, interval: 0.7)
+        _ = try terminal.settledScreenshot(to: scratch, interval: 0.7, newFrame: true)
         try terminal.xdotool(["key", "--delay", "150", "k", "Prior"])
     }
 
@@ -59,6 +59,7 @@ struct LoadingAndResizeOracleTests {
             _ = try terminal.settledScreenshot(to: scratch, interval: 1.0)
             _ = try terminal.xdotool(["search", "--onlyvisible", "--name", ".", "windowunmap", "--sync", "%@"])
             _ = try terminal.xdotool(["search", "--name", ".", "windowmap", "--sync", "%@", "windowfocus", "%@"])
+            _ = try terminal.settledScreenshot(to: scratch, newFrame: true)  // the repaint on focus
         }
     }
 

@@ -39,8 +39,9 @@ enum ScreenOracle {
     }
 
     /// Starts `sdgallery ARGUMENTS` in `kind` (in a directory `prepare` fills), runs `actions` (given
-    /// the terminal and a scratch screenshot path), waits until the screen settles, presses Ctrl-L,
-    /// waits again, and expects both screenshots to be equal; `inspect` looks at the first. `wrap` turns
+    /// the terminal and a scratch screenshot path), waits until the gallery says it settled after
+    /// every key (its event log, `SettleLog`), presses Ctrl-L, waits again, and expects both
+    /// screenshots to be equal; `inspect` looks at the first. `wrap` turns
     /// the shell command into the one the terminal runs (e.g. inside tmux).
     static func check(_ kind: GraphicalTerminal.Kind, label: String, arguments: String, settleTimeout: Double = 60,
                       prepare: (URL) async throws -> Void = { _ in }, inspect: (String) throws -> Void = { _ in },
@@ -52,26 +53,36 @@ enum ScreenOracle {
         let before = dir.appendingPathComponent("\(kind)-\(label)-keys.png").path
         let after = dir.appendingPathComponent("\(kind)-\(label)-repaint.png").path
         let diff = dir.appendingPathComponent("\(kind)-\(label)-diff.png").path
-        let command = wrap("XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) \(arguments); sleep 60")
+        // The gallery says when it has settled (`SettleLog`): each wait below is for that line.
+        // A wrapped gallery (inside tmux) is drawn by tmux, later than the gallery writes: there the
+        // screenshots themselves must settle.
+        let log = SettleLog(directory: dir.path)
+        let plain = "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) \(arguments); sleep 60"
+        let direct = wrap(plain) == plain
+        let command = direct ? "\(log.assignment) \(plain)" : wrap(plain)
         let (settled, differing) = try await Blocking.run { () throws -> (Bool, Int) in
-            let terminal = try GraphicalTerminal(kind: kind, command: command, directory: dir.path, size: (110, 34))
+            let terminal = try GraphicalTerminal(kind: kind, command: command, directory: dir.path, size: (110, 34),
+                                                 settleLog: direct ? log : nil)
             defer { terminal.stop() }
+            // Keys sent before the gallery runs would be read by the probe: every key must count.
+            guard !direct || log.waitForFirstFrame() else { return (false, -1) }
             try actions(terminal, before)
             let first = try terminal.settledScreenshot(to: before, timeout: settleTimeout)
             try terminal.key("ctrl+l")
-            var second = try terminal.settledScreenshot(to: after, timeout: settleTimeout)
+            var second = try terminal.settledScreenshot(to: after, timeout: settleTimeout, newFrame: true)
             var differing = try GraphicalTerminal.differingPixels(before, after, diff: diff)
             // A slow terminal (Konsole decoding a page of kitty uploads on a loaded machine) can show
-            // the cleared screen for two screenshots in a row: look again, longer apart, for a while.
-            // What a repaint really fixes stays different however long one waits.
+            // the cleared screen after the gallery has written everything: look again, 3 s apart, for
+            // a while. What a repaint really fixes stays different however long one waits.
             let deadline = Date().addingTimeInterval(30)
             while differing > 0 && Date() < deadline {
+                Thread.sleep(forTimeInterval: 3)
                 second = try terminal.settledScreenshot(to: after, interval: 3, timeout: settleTimeout)
                 differing = try GraphicalTerminal.differingPixels(before, after, diff: diff)
             }
             return (first && second, differing)
         }
-        #expect(settled, "the screen did not settle")
+        #expect(settled, "the screen did not settle; the gallery's event log ends with \(log.lines.suffix(2))")
         keep([before, after, diff])
         try inspect(before)
         #expect(differing == 0, "\(differing) pixels differ from the repainted screen after \(label) (\(before))")

@@ -14,39 +14,46 @@ struct TmuxStaleRowsTests {
         }
     }
 
-    /// The pane with escapes once two captures 0.6 s apart agree.
-    static func settled(_ tmux: TmuxSession) async -> String {
+    /// The pane with escapes once the gallery has settled after `keys` keys (on a frame after
+    /// `frame`, when given: a resize) and two captures in a row agree (tmux draws what it read a
+    /// moment later).
+    static func settled(_ tmux: TmuxSession, _ log: SettleLog, keys: Int, after frame: Int? = nil) async -> (pane: String, state: SettleLog.Settled?) {
+        let state = try? await Blocking.run { log.waitSettled(keys: keys, after: frame, timeout: 60) }
         var previous = await tmux.capture(escapes: true)
-        for _ in 0..<60 {
-            try? await Task.sleep(for: .milliseconds(600))
+        for _ in 0..<100 {
+            try? await Task.sleep(for: .milliseconds(50))
             let now = await tmux.capture(escapes: true)
-            if now == previous { return now }
+            if now == previous { return (now, state) }
             previous = now
         }
-        return previous
+        return (previous, nil)
     }
 
     static func oracle(_ groups: [[String]], resize: (columns: Int, rows: Int)? = nil, label: String) async throws {
         let dir = try Fixtures.temporaryDirectory("gallery-tmux-stale")
         defer { try? FileManager.default.removeItem(at: dir) }
         try await ScreenOracle.mixedList(in: dir, count: 60)
-        let command = "cd \(dir.path) && TERM=tmux-256color COLORTERM=truecolor XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) list.txt; sleep 30"
+        let log = SettleLog(directory: dir.path)
+        let command = "cd \(dir.path) && \(log.assignment) TERM=tmux-256color COLORTERM=truecolor XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) list.txt; sleep 30"
         let tmux = try await TmuxSession.start(columns: 100, rows: 30, command: command)
         #expect(await tmux.wait { $0.contains("Item0") && $0.contains("/60 · grid") }.ok)
-        _ = await settled(tmux)
+        var keys = 0  // each tmux key name here is one key to the gallery
+        var last = await settled(tmux, log, keys: keys)
         for group in groups {
             for key in group { await tmux.send(key) }
-            _ = await settled(tmux)
+            keys += group.count
+            last = await settled(tmux, log, keys: keys)
         }
         if let resize {
             await tmux.resize(columns: resize.columns, rows: resize.rows)
-            _ = await settled(tmux)
+            last = await settled(tmux, log, keys: keys, after: last.state?.frame)
             await tmux.send("j")
+            keys += 1
         }
-        let before = await settled(tmux)
+        let (before, settledBefore) = await settled(tmux, log, keys: keys)
         await tmux.send("C-l")
-        try? await Task.sleep(for: .milliseconds(300))
-        let after = await settled(tmux)
+        let (after, settledAfter) = await settled(tmux, log, keys: keys + 1, after: settledBefore?.frame)
+        #expect(settledBefore != nil && settledAfter != nil, "\(label): did not settle; the event log ends with \(log.lines.suffix(2))")
         if let keep = ProcessInfo.processInfo.environment["SDG_KEEP_SHOTS"] {
             try? before.write(toFile: "\(keep)/tmux-\(label)-keys.txt", atomically: true, encoding: .utf8)
             try? after.write(toFile: "\(keep)/tmux-\(label)-repaint.txt", atomically: true, encoding: .utf8)

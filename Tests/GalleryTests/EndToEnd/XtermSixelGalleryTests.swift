@@ -16,7 +16,7 @@ struct XtermSixelGalleryTests {
     }
 
     static func gallery(_ dir: URL, _ arguments: String) -> String {
-        "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) \(arguments); sleep 60"
+        "\(SettleLog(directory: dir.path).assignment) XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) \(arguments); sleep 60"
     }
 
     @Test(.timeLimit(.minutes(2)))
@@ -28,7 +28,7 @@ struct XtermSixelGalleryTests {
         let shot = dir.appendingPathComponent("xterm-two.png").path
         try await Blocking.run {
             let terminal = try GraphicalTerminal(kind: .xterm, command: Self.gallery(dir, "--columns 2 list.txt"), directory: dir.path,
-                                                 size: (100, 30))
+                                                 size: (100, 30), settleLog: SettleLog(directory: dir.path))
             defer { terminal.stop() }
             try terminal.settledScreenshot(to: shot)
         }
@@ -57,7 +57,7 @@ struct XtermSixelGalleryTests {
         let shot = dir.appendingPathComponent("xterm-grey.png").path
         try await Blocking.run {
             let terminal = try GraphicalTerminal(kind: .xterm, command: Self.gallery(dir, "--columns 4 list.txt"), directory: dir.path,
-                                                 background: "#808080", size: (120, 36))
+                                                 background: "#808080", size: (120, 36), settleLog: SettleLog(directory: dir.path))
             defer { terminal.stop() }
             // The grid inside the xterm window (120×36 cells of about 8×17 px), without the status bar.
             try terminal.settledScreenshot(to: shot, crop: "950x580+4+4")

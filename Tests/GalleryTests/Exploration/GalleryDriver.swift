@@ -5,13 +5,11 @@ import TerminalModel
 @testable import Gallery
 
 /// Drives a real `GalleryApp` step by step on the calling thread, deterministically: each step runs
-/// one iteration of the body of `GalleryApp.run()`'s loop (keys read from a pipe through the app's
-/// own decoder and key map, screen events, the inbox, reconcile, bind, present, encode ahead)
-/// without the wait in `poll()` and the 60 Hz pacing. Loads move only when a step says
-/// (`ScriptedSource`); paints finish when a `.paint` step waits for the paint queue. The screen is a
-/// `ModelScreen` over a `TerminalModel` of the given kind.
-///
-/// Keep in step with `GalleryApp.run()`: this mirrors its loop body.
+/// `GalleryApp.step`, the body of `run()`'s loop (keys read from a pipe through the app's own decoder
+/// and key map, screen events, the inbox, reconcile, bind, present, encode ahead), without the wait
+/// in `poll()` and with no 60 Hz pacing. Loads move only when a step says (`ScriptedSource`); paints
+/// finish when a `.paint` step waits for the paint queue. The screen is a `ModelScreen` over a
+/// `TerminalModel` of the given kind.
 final class GalleryDriver {
     let app: GalleryApp
     let screen: ModelScreen
@@ -48,10 +46,8 @@ final class GalleryDriver {
         let model = GalleryModel(items: items, terminal: size, cellPixels: screen.cellPixels, columnsOverride: 6)
         app = try GalleryApp(model: model, screen: screen, source: source, painter: painter, inputDescriptor: keyboard.read)
         app.composer.quietImageRows = !painter.textOverwritesOnlyItsCells  // as the runner does
-        app.inbox.claimOwnership()
-        app.model.resize(terminal: screen.size, cellPixels: screen.cellPixels)
-        app.apply(app.model.reconcile())
-        app.present()
+        app.frameInterval = 0  // every owed frame is presented at its step
+        app.start()
     }
 
     deinit {
@@ -86,28 +82,11 @@ final class GalleryDriver {
         }
     }
 
-    /// One iteration of the frame loop (see `GalleryApp.run()`).
+    /// One iteration of the frame loop (`GalleryApp.step`); after a key, a second one as after the
+    /// escape timeout when the decoder holds an incomplete sequence (a lone Esc).
     func iterate(input: Bool) {
-        var now = GalleryApp.now()
-        if input {
-            app.keyWaiting = app.keyWaiting ?? now
-            _ = app.readInput()
-            if app.decoder.hasPending { app.handle(app.keys.actions(for: app.decoder.flush(), at: now)) }  // the escape timeout
-        }
-        for event in screen.takeEvents() { app.handle(event) }
-        for event in app.inbox.drain() { app.handle(event) }
-        app.followFilter()
-        if app.pendingCountStale { app.updatePendingCount() }
-        let diff = app.model.reconcile()
-        now = GalleryApp.now()
-        if input, !diff.binds.isEmpty { app.screenChangedByKey(at: now) }
-        app.apply(diff)
-        app.releaseDownloadsAfterFling(now: now)
-        app.followAnimation()
-        if app.pictures.tickAnimation(now: now) { app.dirty = true }
-        if app.dirty || app.repaintAll { app.present() }
-        app.encodeAheadWhenIdle()
-        if app.keyWaiting != nil, !app.dirty, !app.repaintAll { app.keyWaiting = nil }
+        app.step(input: input, timedOut: false)
+        if input, app.decoder.hasPending { app.step(input: false, timedOut: true) }
     }
 
     /// Waits for the paint queue and the filter queue to finish what they were given.

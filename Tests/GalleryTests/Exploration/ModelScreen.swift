@@ -3,28 +3,22 @@ import TerminalGraphics
 import TerminalModel
 @testable import Gallery
 
-/// A `Screen` whose terminal is a `TerminalModel`: it writes what `CursesScreen` writes, in the same
-/// order — scroll, released uploads and erases, the text curses would send for the frame, then the
-/// frame writer's placements — so the model shows what a real terminal of its kind would.
+/// A `Screen` whose terminal is a `TerminalModel`: it writes what `CursesScreen` writes, through the
+/// same `FramePresenter` — its bytes before the text, the text curses would send for the frame, its
+/// bytes after — so the model shows what a real terminal of its kind would.
 ///
 /// The text is what ncurses sends for the cells that differ from what the terminal shows (after a
 /// scroll: the scrolled grid): on the private terminfo entry (`NoScrollTerminfo`: no `EL`, `ED`,
 /// insert or delete) it writes the changed cells of a row and rewrites the unchanged runs between
 /// them that are shorter than a cursor move. A full
-/// repaint clears the screen (`CSI 2 J`) and writes every cell. The scroll, re-send and upload rules
-/// are the production screen's (`CursesScreen.present`), from the painter's flags.
+/// repaint clears the screen (`CSI 2 J`) and writes every cell.
 final class ModelScreen: Screen {
     let terminal: TerminalModel
     private(set) var size: CellSize
     let cellPixels: PixelSize
-    /// As `CursesScreen.scrollsWithText` (set from the painter, as the runner does).
-    var scrollsWithText: Bool
-    /// As `CursesScreen.scrollsBackWithText`.
-    var scrollsBackWithText: Bool
-    /// As `CursesScreen.textOverwritesOnlyItsCells`.
-    var textOverwritesOnlyItsCells: Bool
-    private var writer = FrameWriter(synchronizedOutput: true)
-    private var lastGrid: CellGrid?
+    /// The production screen's rules (`CursesScreen` presents through the same type), its flags
+    /// set from the painter as the runner does.
+    private var presenter = FramePresenter(synchronizedOutput: true)
     /// The last frame presented.
     private(set) var lastFrame: Frame?
     /// Bytes written to the terminal.
@@ -38,31 +32,18 @@ final class ModelScreen: Screen {
                                  cellWidth: cellPixels.width, cellHeight: cellPixels.height)
         self.size = size
         self.cellPixels = cellPixels
-        scrollsWithText = painter.scrollsWithText
-        scrollsBackWithText = painter.scrollsBackWithText
-        textOverwritesOnlyItsCells = painter.textOverwritesOnlyItsCells
+        presenter.scrollsWithText = painter.scrollsWithText
+        presenter.scrollsBackWithText = painter.scrollsBackWithText
+        presenter.textOverwritesOnlyItsCells = painter.textOverwritesOnlyItsCells
     }
 
     func present(_ frame: Frame, repaintAll: Bool) {
-        let grid = frame.grid
-        var previous = (lastGrid?.size == grid.size && !repaintAll) ? lastGrid : nil
-        var scrollBytes: [UInt8] = []
-        if let scroll = frame.scroll, scroll.isUseful, scrollsWithText, scroll.lines > 0 || scrollsBackWithText, let old = previous,
-           scroll.rows.lowerBound >= 0, scroll.rows.upperBound <= min(size.rows, grid.size.rows) {
-            scrollBytes = writer.scroll(scroll, terminal: size)
-            previous = old.scrolled(scroll)
-        }
-        if repaintAll { writer.reset() }
-        let released = writer.release(frame.released)
-        let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || previous == nil,
-                               changedRows: FrameWriter.changedRows(from: previous, to: grid),
-                               changedSpans: textOverwritesOnlyItsCells ? FrameWriter.changedSpans(from: previous, to: grid) : nil)
-        lastGrid = grid
+        let shown = presenter.present(frame, repaintAll: repaintAll, terminal: size)
         lastFrame = frame
-        write(released.isEmpty && !repaintAll ? writer.uploads(for: plan) : [])
-        write(writer.frameStart + scrollBytes + released + FrameWriter.clearing(plan.cleared, erasing: plan.erased))
-        write(Self.text(of: grid, over: previous, size: size))
-        write(writer.bytes(for: plan) + writer.frameEnd)
+        write(shown.uploads)
+        write(shown.beforeText)
+        write(Self.text(of: frame.grid, over: shown.previous, size: size))
+        write(shown.afterText)
     }
 
     private func write(_ bytes: [UInt8]) {
@@ -128,13 +109,12 @@ final class ModelScreen: Screen {
             nextSize = nil
             terminal.resize(columns: next.columns, rows: next.rows)
         }
-        lastGrid = nil
-        writer.reset()
+        presenter.reset()
         return size
     }
 
-    func close() { write(writer.closingBytes()) }
-    func suspend() { _ = writer.closingBytes() }
+    func close() { write(presenter.closingBytes()) }
+    func suspend() { _ = presenter.closingBytes() }
     func copyToClipboard(_ text: String) {}
     func takeEvents() -> [ScreenEvent] {
         defer { queuedEvents.removeAll() }

@@ -75,7 +75,8 @@ struct ImageDownloaderTests {
         downloader.isSuspended = true
         let recorder = ResultRecorder()
         for path in paths { downloader.downloadImage(with: server.url(path)) { recorder.record($0) } }
-        try await Task.sleep(for: .milliseconds(50))
+        // Held: all five queued, none holding a slot (no transfer, so no request, can start).
+        #expect(downloader.queuedDownloadCount == 5 && downloader.currentDownloadCount == 0)
         #expect(server.requests.isEmpty)
         downloader.isSuspended = false
         #expect(await recorder.wait(count: 5))
@@ -147,7 +148,7 @@ struct ImageDownloaderTests {
         #expect(downloader.isSuspended)
         let recorder = ResultRecorder()
         downloader.downloadImage(with: server.url("/s")) { recorder.record($0) }
-        try await Task.sleep(for: .milliseconds(150))
+        #expect(downloader.queuedDownloadCount == 1)  // held in the queue: no transfer started
         #expect(server.requests.isEmpty)
         #expect(recorder.all.isEmpty)
         #expect(downloader.currentDownloadCount == 0)
@@ -167,7 +168,7 @@ struct ImageDownloaderTests {
         for i in 0..<4 { downloader.downloadImage(with: server.url("/c\(i)")) { recorder.record($0) } }
         #expect(downloader.currentDownloadCount == 2)
         #expect(await server.waitUntil { $0.count >= 2 })
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(downloader.queuedDownloadCount == 2)  // the other two wait for a slot
         #expect(server.requests.count == 2)
         #expect(await recorder.wait(count: 4))
         #expect(downloader.currentDownloadCount == 0)
@@ -192,10 +193,9 @@ struct ImageDownloaderTests {
         let recorder = ResultRecorder()
         for i in 0..<2 { downloader.downloadImage(with: server.url("/d\(i)")) { recorder.record($0) } }
         #expect(await decodes.wait(count: 1))
-        // The first body is decoding: its slot is still taken, so the second request waits.
-        try await Task.sleep(for: .milliseconds(200))
+        // The first body is decoding (0.4 s): its slot is still taken, so the second request waits in the queue.
+        #expect(downloader.currentDownloadCount == 1 && downloader.queuedDownloadCount == 1)
         #expect(server.requests.count == 1)
-        #expect(downloader.currentDownloadCount == 1)
         #expect(await recorder.wait(count: 2))
         #expect(server.requests.count == 2)
         #expect(decodes.all == ["start", "end", "start", "end"])

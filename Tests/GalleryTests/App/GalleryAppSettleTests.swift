@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import ImageCodecs
+import TerminalGraphics
+import TestSupport
+@testable import Gallery
+
+/// The "settled" signal (`EventLog`, `SDGALLERY_EVENT_LOG`) the end-to-end tests wait on: written
+/// only when nothing is pending, once per new frame or key.
+@Suite struct GalleryAppSettleTests {
+    /// The half-block painter behind a gate: every paint waits until `release` is signalled.
+    struct GatedPainter: CellPainter {
+        let release = DispatchSemaphore(value: 0)
+        let inner = RendererPainter(renderer: HalfBlockRenderer())
+        func paint(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? {
+            _ = release.wait(timeout: .now() + 30)
+            release.signal()
+            return inner.paint(image, cells: cells, cellPixels: cellPixels)
+        }
+    }
+
+    static func log() throws -> (EventLog, SettleLog, URL) {
+        let dir = try Fixtures.temporaryDirectory("settle-log")
+        let settle = SettleLog(directory: dir.path)
+        guard let log = EventLog(path: settle.path) else { throw CocoaError(.fileNoSuchFile) }
+        return (log, settle, dir)
+    }
+
+    @Test func aPaintInFlightIsNotSettledAndItsResultSettles() async throws {
+        let (eventLog, settle, dir) = try Self.log()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let painter = GatedPainter()
+        defer { painter.release.signal() }
+        let harness = try AppHarness(count: 4, painter: painter, eventLog: eventLog)
+        // Every load is final and its frame written; the paints are held by the painter.
+        #expect(await harness.untilUI { $0.app.status.pendingCells == 0 && $0.app.pictures.paintsInFlight > 0 && $0.app.reported.written >= 1 })
+        // Looked at on the UI thread, between two loop steps: with a paint out, no step may have settled.
+        let early = await harness.onUI { _ in settle.settled.count }
+        #expect(early == 0, "settled while a paint was out: \(settle.lines)")
+        painter.release.signal()
+        let settled = try await Blocking.run { settle.waitSettled(keys: 0, timeout: 15) }
+        #expect(settled != nil, "\(settle.lines)")
+        #expect(await harness.onUI { $0.app.pictures.paintsInFlight } == 0)
+        harness.type("q")
+        #expect(await harness.finish())
+    }
+
+    @Test func aKeyThatChangesNothingStillSettlesWithItsCount() async throws {
+        let (eventLog, settle, dir) = try Self.log()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let harness = try AppHarness(count: 4, eventLog: eventLog)
+        let first = try await Blocking.run { settle.waitSettled(keys: 0, timeout: 15) }
+        #expect(first?.keys == 0)
+        harness.type("#")  // no action
+        let second = try await Blocking.run { settle.waitSettled(keys: 1, timeout: 15) }
+        #expect(second?.keys == 1)
+        #expect(second?.frame == first?.frame, "a key that changed nothing presented a frame")
+        harness.type("l")  // the next item: a frame
+        let third = try await Blocking.run { settle.waitSettled(keys: 2, after: first?.frame, timeout: 15) }
+        #expect(third != nil, "\(settle.lines)")
+        #expect(settle.lines.contains("frame \(third?.frame ?? -1) written"))
+        harness.type("q")
+        #expect(await harness.finish())
+    }
+}
