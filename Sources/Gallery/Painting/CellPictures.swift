@@ -28,6 +28,10 @@ final class CellPictures {
         var shown: Picture?
         /// The paint out on the queue, if any.
         var pending: PictureKey?
+        /// The last picture the painter could not paint (it returned nil): not asked again until the
+        /// image or the size changes, so a cell it cannot draw keeps its placeholder instead of being
+        /// painted again on every frame.
+        var failed: PictureKey?
     }
 
     /// Where renderers run (one at a time, in order of request).
@@ -70,6 +74,7 @@ final class CellPictures {
             records[slot]?.generation &+= 1
             records[slot]?.shown = nil
             records[slot]?.pending = nil
+            records[slot]?.failed = nil
         }
         animation.paint(for: nil)
     }
@@ -88,6 +93,7 @@ final class CellPictures {
         guard var record = records[slot] else { return nil }
         defer { records[slot] = record }
         if let shown = record.shown, shown.key == key { return shown.painted }
+        if record.failed == key { return nil }
         if let ready = painter.painted(image, cells: cells, cellPixels: cellPixels) {
             record.shown = Picture(key: key, painted: ready)
             record.pending = nil
@@ -116,16 +122,21 @@ final class CellPictures {
         guard var record = records[result.slot], record.generation == result.generation,
               record.pending == result.key else { return }
         record.pending = nil
-        if let painted = result.painted { record.shown = Picture(key: result.key, painted: painted) }
+        if let painted = result.painted {
+            record.shown = Picture(key: result.key, painted: painted)
+        } else {
+            record.failed = result.key
+        }
         records[result.slot] = record
     }
 
     /// Whether the slot's picture of its image in `cells` is ready, or being painted for its current
-    /// binding: the invariant every frame keeps for each visible cell whose image is final.
+    /// binding (or the painter could not paint it): the invariant every frame keeps for each visible
+    /// cell whose image is final.
     func isShownOrPainting(_ slot: SlotID, cells: CellSize) -> Bool {
         guard let record = records[slot], let image = record.image else { return false }
         let key = PictureKey(image: image.id, cells: cells)
-        return record.shown?.key == key || record.pending == key
+        return record.shown?.key == key || record.pending == key || record.failed == key
     }
 
     /// Plays the full view's image when it is animated (`slot` nil: no full view).

@@ -86,6 +86,15 @@ struct LoggingPainter: CellPainter {
     }
 }
 
+/// A painter that cannot paint (returns nil), counting how often it was asked.
+struct FailingPainter: CellPainter {
+    let calls = Locked(0)
+    func paint(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? {
+        calls.withLock { $0 += 1 }
+        return nil
+    }
+}
+
 /// A painter that blocks until `release` is signalled (a very slow encoder).
 struct BlockedPainter: CellPainter {
     let release = DispatchSemaphore(value: 0)

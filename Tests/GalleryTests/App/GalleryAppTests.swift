@@ -153,6 +153,21 @@ import TestSupport
         #expect(await harness.finish())
     }
 
+    @Test func aPictureThePainterCannotPaintIsNotAskedForOnEveryFrame() async throws {
+        // A nil paint cleared the paint in flight without recording anything: the next frame asked
+        // again, forever (a busy repaint loop that never settled).
+        let painter = FailingPainter()
+        let harness = try AppHarness(count: 1, painter: painter)
+        #expect(await harness.wait { $0.contains { $0.hasPrefix("bind") } })
+        #expect(await harness.untilUI { painter.calls.withLock { $0 } > 0 && $0.app.isSettled })
+        let calls = painter.calls.withLock { $0 }
+        harness.type("j")
+        #expect(await harness.untilUI { $0.app.keysRead == 1 && $0.app.isSettled })
+        #expect(painter.calls.withLock { $0 } == calls, "asked again: \(painter.calls.withLock { $0 }) after \(calls)")
+        harness.type("q")
+        #expect(await harness.finish())
+    }
+
     @Test func aSlowEncoderNeverBlocksTheKeys() async throws {
         // The old loop encoded inside present() on the UI thread: with an encoder that takes 30 s,
         // `q` waited for it.
