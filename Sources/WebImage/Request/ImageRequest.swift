@@ -81,8 +81,9 @@ public struct ImageRequest: Sendable, Hashable {
         /// Deliver partial images while the download runs (`isFinished == false`).
         public static let progressiveLoad = Options(rawValue: 1 << 7)
         /// With `.progressiveLoad`: the download stops once the image is final at the target size
-        /// (`IncrementalDecoding.sufficientImage()`: a progressive JPEG's DC scans for a target at
-        /// most 1/8 of it) and keeps the body so far for a later `Range` request; such an image is
+        /// (`IncrementalDecoding.sufficientImage()`: the EXIF thumbnail when it holds the target; a
+        /// progressive JPEG's scans that carry the 1/8, 1/4 or 1/2 scale the target needs, decided
+        /// from its scan script; an Adam7 PNG's or interlaced GIF's first pass) and keeps the body so far for a later `Range` request; such an image is
         /// kept in memory only (`isWholeBody == false`). Only when every request sharing the transfer
         /// asks for it at the same size. Ignored with `.refreshCached` and `.originalData`.
         public static let stopWhenSufficient = Options(rawValue: 1 << 8)
