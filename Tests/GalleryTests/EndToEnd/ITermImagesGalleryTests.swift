@@ -12,22 +12,14 @@ struct ITermImagesGalleryTests {
         if let missing = GraphicalTerminal.missingTools(for: kind) { print("skipped \(kind): \(missing)"); return }
         let dir = try Fixtures.temporaryDirectory("\(kind)-iterm2")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try TestPNG.solid(width: 96, height: 64, rgba: (200, 30, 90, 255)).write(to: dir.appendingPathComponent("red.png"))
-        try TestPNG.solid(width: 96, height: 64, rgba: (30, 200, 90, 255)).write(to: dir.appendingPathComponent("green.png"))
-        let list = ["red.png", "green.png", "red.png"].map { dir.appendingPathComponent($0).path }.joined(separator: "\n")
-        try Data((list + "\n").utf8).write(to: dir.appendingPathComponent("list.txt"))
+        try RedGreenRedList.write(in: dir)
         let sdgallery = "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) --renderer iterm2 --columns 3"
         let command = "cd \(dir.path) && \(sdgallery) --print list.txt; touch printed; read x; clear; \(sdgallery) list.txt; sleep 600"
         try await Blocking.run {
             let terminal = try GraphicalTerminal(kind: kind, command: command, directory: "/tmp", displays: 60...69,
                                                background: "black", size: (150, 42))
             defer { terminal.stop() }
-            func near(_ a: UInt8, _ b: Int) -> Bool { abs(Int(a) - b) <= 4 }
-            func shown(_ screen: GraphicalTerminal.Histogram) -> Bool {
-                let red = screen.count { near($0.r, 200) && near($0.g, 30) && near($0.b, 90) }
-                let green = screen.count { near($0.r, 30) && near($0.g, 200) && near($0.b, 90) }
-                return green > 2000 && abs(red - 2 * green) * 10 < green
-            }
+            func shown(_ screen: GraphicalTerminal.Histogram) -> Bool { RedGreenRedList.isShown(on: screen, minimumGreen: 2000) }
             let printed = dir.appendingPathComponent("printed").path
             #expect(GraphicalTerminal.waitUntil(timeout: 40) { FileManager.default.fileExists(atPath: printed) })
             let sheet = terminal.wait(timeout: 20, shown)

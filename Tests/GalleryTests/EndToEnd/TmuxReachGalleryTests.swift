@@ -39,10 +39,7 @@ struct TmuxReachGalleryTests {
         if let missing = GraphicalTerminal.missingTools(for: kind) { print("skipped \(kind): \(missing)"); return }
         let dir = try Fixtures.temporaryDirectory("tmux35-\(kind)")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try TestPNG.solid(width: 96, height: 64, rgba: (200, 30, 90, 255)).write(to: dir.appendingPathComponent("red.png"))
-        try TestPNG.solid(width: 96, height: 64, rgba: (30, 200, 90, 255)).write(to: dir.appendingPathComponent("green.png"))
-        let list = ["red.png", "green.png", "red.png"].map { dir.appendingPathComponent($0).path }.joined(separator: "\n")
-        try Data((list + "\n").utf8).write(to: dir.appendingPathComponent("list.txt"))
+        try RedGreenRedList.write(in: dir)
         let socket = "sdg-reach-\(UUID().uuidString.prefix(8))"
         let sdgallery = "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path)"
         let inner = "cd \(dir.path) && \(sdgallery) --print --columns 3 list.txt 2> print-err.txt; touch printed; read x; "
@@ -53,12 +50,7 @@ struct TmuxReachGalleryTests {
             let terminal = try GraphicalTerminal(kind: kind, command: command, directory: "/tmp", displays: 70...79,
                                               background: "black", size: (150, 45))
             defer { terminal.stop() }
-            func near(_ a: UInt8, _ b: Int) -> Bool { abs(Int(a) - b) <= 4 }
-            func shown(_ screen: GraphicalTerminal.Histogram) -> Bool {
-                let red = screen.count { near($0.r, 200) && near($0.g, 30) && near($0.b, 90) }
-                let green = screen.count { near($0.r, 30) && near($0.g, 200) && near($0.b, 90) }
-                return green > 500 && abs(red - 2 * green) * 10 < green
-            }
+            func shown(_ screen: GraphicalTerminal.Histogram) -> Bool { RedGreenRedList.isShown(on: screen) }
             let printed = dir.appendingPathComponent("printed").path
             #expect(GraphicalTerminal.waitUntil(timeout: 40) { FileManager.default.fileExists(atPath: printed) })
             let sheet = terminal.wait(timeout: 20, shown)
