@@ -112,7 +112,7 @@ public enum GalleryRunner {
         screen.installSignalHandlers(wakeDescriptor: inbox.wakeWriteDescriptor)
         screen.queueOutput(wakeDescriptor: inbox.wakeWriteDescriptor)
         var model = GalleryModel(items: GalleryItems(index: index), terminal: screen.size, cellPixels: screen.cellPixels,
-                                 mode: options.viewMode, columnsOverride: options.columns)
+                                 mode: options.viewMode, columnsOverride: options.columns, imageLimit: profile.tmuxImages?.limit)
         model.prefetchScreens = 1
         let painter = components.makePainter(options, profile)
         model.samplesPerCell = painter.samplesPerCell
@@ -136,6 +136,11 @@ public enum GalleryRunner {
         if let limitation = profile.limitation {
             // The terminal (tmux) forced a lesser renderer than the outer terminal could show: say why, once.
             app.status.message = limitation
+        }
+        if let tmux = profile.tmuxImages, model.layout.pageCapacity < GalleryLayout(
+            mode: options.viewMode, terminal: screen.size, cellPixels: screen.cellPixels, columnsOverride: options.columns).pageCapacity {
+            // tmux keeps only so many images: the grid holds fewer cells than the screen could.
+            app.status.message = tmux.note
         }
         if let note = components.startupNote(options) { app.status.message = note }
         app.statusRefresh = components.statusRefresh
@@ -169,6 +174,10 @@ public enum GalleryRunner {
         var sheet = ContactSheet(width: width, columns: options.columns, cellPixels: profile.cellPixelSize, depth: profile.colorDepth)
         sheet.painter = components.makePainter(options, profile)
         if let limitation = profile.limitation { stderr("sdgallery: \(limitation)\n") }
+        if let tmux = profile.tmuxImages, list.entries.count > tmux.limit {
+            // A sheet is written once: tmux keeps its last images, and draws only those when it redraws the pane.
+            stderr("sdgallery: \(tmux.sheetNote)\n")
+        }
         let started = GalleryApp.now()
         let failures = sheet.render(list.entries, load: components.loadForPrint, write: stdout)
         components.finishWrites()

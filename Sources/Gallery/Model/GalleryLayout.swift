@@ -49,8 +49,9 @@ public struct GalleryLayout: Sendable, Hashable {
     public let rowGap: Int
     /// Columns of the thumbnail in list mode (equals `cellWidth` in grid mode).
     public let imageColumns: Int
-    /// Item rows that fit on one screen (at least 1 when any content row exists).
-    public let visibleRows: Int
+    /// Item rows that fit on one screen (at least 1 when any content row exists), fewer when an
+    /// image limit holds.
+    public private(set) var visibleRows: Int
 
     /// Rows available above the status bar.
     public var contentRows: Int { max(0, terminal.rows - 1) }
@@ -60,8 +61,32 @@ public struct GalleryLayout: Sendable, Hashable {
     public var pageCapacity: Int { columns * visibleRows }
 
     /// Computes a layout. `columnsOverride` (`--columns`) fixes the number of grid columns (clamped so
-    /// a cell keeps at least 4 columns).
-    public init(mode: ViewMode, terminal: CellSize, cellPixels: PixelSize, columnsOverride: Int? = nil) {
+    /// a cell keeps at least 4 columns). `imageLimit` (tmux keeps only so many images: `TmuxImages`)
+    /// caps the items on one screen: without `--columns` by taking fewer, larger columns, else (or when
+    /// that is not enough) by showing fewer rows.
+    public init(mode: ViewMode, terminal: CellSize, cellPixels: PixelSize, columnsOverride: Int? = nil, imageLimit: Int? = nil) {
+        self.init(mode: mode, terminal: terminal, cellPixels: cellPixels, unlimited: columnsOverride)
+        guard let limit = imageLimit.map({ max(1, $0) }), pageCapacity > limit else { return }
+        if mode == .grid {
+            if columnsOverride == nil {
+                // The fewer, larger columns that show the most items within the limit.
+                let fits = stride(from: self.columns - 1, through: 1, by: -1)
+                    .map { GalleryLayout(mode: mode, terminal: terminal, cellPixels: cellPixels, unlimited: $0) }
+                    .filter { $0.pageCapacity <= limit }
+                if let best = fits.max(by: { $0.pageCapacity < $1.pageCapacity }) {
+                    self = best
+                    return
+                }
+            }
+            if columns > limit {
+                self = GalleryLayout(mode: mode, terminal: terminal, cellPixels: cellPixels, unlimited: limit)
+            }
+        }
+        visibleRows = min(visibleRows, max(1, limit / columns))
+    }
+
+    /// The layout without an image limit.
+    private init(mode: ViewMode, terminal: CellSize, cellPixels: PixelSize, unlimited columnsOverride: Int?) {
         self.mode = mode
         self.terminal = terminal
         let px = PixelSize(width: max(1, cellPixels.width), height: max(1, cellPixels.height))

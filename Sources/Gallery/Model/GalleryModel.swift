@@ -29,6 +29,8 @@ public struct GalleryModel: Sendable {
     public var samplesPerCell: PixelSize?
     /// `--columns`, when given.
     public let columnsOverride: Int?
+    /// The most images the terminal keeps at once (tmux: `TmuxImages`); nil: no limit.
+    public let imageLimit: Int?
     /// The current layout.
     public private(set) var layout: GalleryLayout
     /// Selected item index (0 when empty).
@@ -61,21 +63,24 @@ public struct GalleryModel: Sendable {
 
     /// Creates a model showing the top of the list.
     public init(items: [GalleryItem], terminal: CellSize, cellPixels: PixelSize, mode: ViewMode = .grid,
-                columnsOverride: Int? = nil, prefetchScreens: Int = 1) {
+                columnsOverride: Int? = nil, imageLimit: Int? = nil, prefetchScreens: Int = 1) {
         self.init(items: GalleryItems(items), terminal: terminal, cellPixels: cellPixels, mode: mode,
-                  columnsOverride: columnsOverride, prefetchScreens: prefetchScreens)
+                  columnsOverride: columnsOverride, imageLimit: imageLimit, prefetchScreens: prefetchScreens)
     }
 
-    /// Creates a model over `items` (e.g. `GalleryItems(index:)` for a list of any size).
+    /// Creates a model over `items` (e.g. `GalleryItems(index:)` for a list of any size). `imageLimit`:
+    /// the most images the terminal keeps at once (tmux: `TmuxImages`), which caps the grid.
     public init(items: GalleryItems, terminal: CellSize, cellPixels: PixelSize, mode: ViewMode = .grid,
-                columnsOverride: Int? = nil, prefetchScreens: Int = 1) {
+                columnsOverride: Int? = nil, imageLimit: Int? = nil, prefetchScreens: Int = 1) {
         self.items = items
         self.mode = mode
         self.terminal = terminal
         self.cellPixels = cellPixels
         self.columnsOverride = columnsOverride
+        self.imageLimit = imageLimit
         self.prefetchScreens = prefetchScreens
-        self.layout = GalleryLayout(mode: mode, terminal: terminal, cellPixels: cellPixels, columnsOverride: columnsOverride)
+        self.layout = GalleryLayout(mode: mode, terminal: terminal, cellPixels: cellPixels, columnsOverride: columnsOverride,
+                                    imageLimit: imageLimit)
     }
 
     /// Number of items.
@@ -124,7 +129,8 @@ public struct GalleryModel: Sendable {
     }
 
     private mutating func relayout(keepingSelectionAt offset: Int) {
-        layout = GalleryLayout(mode: mode, terminal: terminal, cellPixels: cellPixels, columnsOverride: columnsOverride)
+        layout = GalleryLayout(mode: mode, terminal: terminal, cellPixels: cellPixels, columnsOverride: columnsOverride,
+                               imageLimit: imageLimit)
         let row = layout.row(of: selection)
         scrollRow = row - min(max(0, offset), max(0, layout.visibleRows - 1))
         scrollRow = min(max(0, scrollRow), maxScrollRow)

@@ -77,6 +77,7 @@ public final class CursesScreen: Screen {
         scrollsWithText = profile.scrollsWithText
         scrollsBackWithText = profile.scrollsBackWithText
         textOverwritesOnlyItsCells = profile.textOverwritesOnlyItsCells
+        presenter.coversBeforePlacing = profile.tmuxImages != nil
         readWindow(askCellSize: false)  // the probe has just measured
         if mouse { write(EscapeSequence.mouseReports(true)) }
         sdg_curses_flush()

@@ -33,6 +33,9 @@ struct FramePresenter {
     var scrollsBackWithText = false
     /// Whether text leaves the images on the rest of its row alone (`RendererSelection.textOverwritesOnlyItsCells`).
     var textOverwritesOnlyItsCells = false
+    /// Whether tmux draws the images (`TmuxImages`): every placement is covered with spaces before it
+    /// is written, and nothing is erased with `ECH`.
+    var coversBeforePlacing = false
     /// Whether only this program scrolls the terminal (curses without scroll capabilities,
     /// `NoScrollTerminfo`); otherwise curses may move rows itself.
     let ownsScrolling: Bool
@@ -72,13 +75,15 @@ struct FramePresenter {
         let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || out.previous == nil || moved,
                                changedRows: FrameWriter.changedRows(from: out.previous, to: grid),
                                changedSpans: ownsScrolling && textOverwritesOnlyItsCells
-                                   ? FrameWriter.changedSpans(from: out.previous, to: grid) : nil)
+                                   ? FrameWriter.changedSpans(from: out.previous, to: grid) : nil,
+                               coverFirst: coversBeforePlacing)
         lastGrid = grid
         // Kitty's `d=I` and its screen clear free every unplaced image, uploads included: then the
         // uploads follow inside the update.
         out.uploads = released.isEmpty && !repaintAll ? writer.uploads(for: plan) : []
-        out.beforeText = writer.frameStart + scrollBytes + released + FrameWriter.clearing(plan.cleared, erasing: plan.erased)
-        if moved { out.afterText = FrameWriter.clearing(FrameWriter.blankRuns(of: grid, outside: [])) }
+        out.beforeText = writer.frameStart + scrollBytes + released + FrameWriter.clearing(plan.cleared, erasing: plan.erased,
+                                                                                           spaces: coversBeforePlacing)
+        if moved { out.afterText = FrameWriter.clearing(FrameWriter.blankRuns(of: grid, outside: []), spaces: coversBeforePlacing) }
         out.afterText += writer.bytes(for: plan) + writer.frameEnd  // the uploads not sent early, then the placements
         return out
     }

@@ -36,8 +36,11 @@ public struct FrameWriter: Sendable {
     /// curses may rewrite or clear any part of such a row (ncurses clears to the start or end of a line
     /// when that is cheaper), so every image on them is written again. With `changedSpans` (curses
     /// without clearing capabilities: `changedSpans(from:to:)`) only the images under those cells are.
+    /// With `coverFirst` (tmux draws the images: `TmuxImages`) every placement written is cleared
+    /// first, so that the image tmux keeps under it is freed and tmux never holds more images than
+    /// are on screen.
     public mutating func plan(_ next: [BitmapPlacement], terminal: CellSize, repaintAll: Bool,
-                              changedRows: Set<Int>, changedSpans: [CellRect]? = nil) -> Plan {
+                              changedRows: Set<Int>, changedSpans: [CellRect]? = nil, coverFirst: Bool = false) -> Plan {
         let usable = next.filter { p in
             !p.rect.isEmpty && p.rect.column >= 0 && p.rect.row >= 0
                 && p.rect.maxRow <= terminal.rows - 1 && p.rect.maxColumn <= terminal.columns
@@ -55,6 +58,9 @@ public struct FrameWriter: Sendable {
                 || plan.cleared.contains(where: { $0.intersects(placement.rect) }) {
                 plan.emit.append(placement)
             }
+        }
+        if coverFirst {
+            plan.cleared += plan.emit.map(\.rect).filter { rect in !plan.cleared.contains(rect) }
         }
         shown = usable
         return plan
@@ -122,9 +128,10 @@ public struct FrameWriter: Sendable {
 
     /// The bytes that remove what `erased` and `cleared` show: save cursor, the erase bytes of
     /// `erased` (kitty deletes), then attributes off and `CSI n X` (erase characters) on each row of
-    /// each rectangle; restore cursor. Written before the text of the frame. Empty when there is
-    /// nothing to remove.
-    public static func clearing(_ cleared: [CellRect], erasing erased: [BitmapPlacement] = []) -> [UInt8] {
+    /// each rectangle, or spaces with `spaces` (tmux frees every image on a row an erase touches,
+    /// but only those under the cells text covers); restore cursor. Written before the text of the
+    /// frame. Empty when there is nothing to remove.
+    public static func clearing(_ cleared: [CellRect], erasing erased: [BitmapPlacement] = [], spaces: Bool = false) -> [UInt8] {
         guard !cleared.isEmpty || !erased.isEmpty else { return [] }
         var out: [UInt8] = EscapeSequence.saveCursor
         for gone in erased { out += gone.image.erase }
@@ -132,7 +139,7 @@ public struct FrameWriter: Sendable {
         for rect in cleared where !rect.isEmpty {
             for row in rect.row..<rect.maxRow {
                 out += cursorPosition(row: row, column: rect.column)
-                out += EscapeSequence.eraseCharacters(rect.columns)
+                out += spaces ? [UInt8](repeating: 0x20, count: rect.columns) : EscapeSequence.eraseCharacters(rect.columns)
             }
         }
         out += EscapeSequence.restoreCursor

@@ -47,6 +47,9 @@ public struct TerminalProfile: Sendable {
     /// One line saying what the terminal (tmux) lacks when that forced a lesser renderer; nil when
     /// nothing is missing or output is not a terminal.
     public let limitation: String?
+    /// Whether tmux draws this renderer's images itself (`TmuxImages`): it keeps each one until text
+    /// covers its cells, and only a few at a time.
+    public let tmuxImages: TmuxImages?
     /// The window as last read (`TIOCGWINSZ`).
     public internal(set) var window: WindowSize?
 
@@ -86,6 +89,7 @@ public struct TerminalProfile: Sendable {
         scrollsWithText = selection.scrollsWithText(terminal: caps.terminalName)
         scrollsBackWithText = selection.scrollsBackWithText(terminal: caps.terminalName)
         textOverwritesOnlyItsCells = selection.textOverwritesOnlyItsCells(terminal: caps.terminalName)
+        tmuxImages = TmuxImages(selection: selection, capabilities: caps)
         self.window = window
     }
 

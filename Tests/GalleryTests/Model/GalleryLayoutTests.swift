@@ -82,4 +82,28 @@ import TerminalGraphics
         #expect(layout.index(atColumn: 0, row: 47, scrollRow: 1, count: 100) == nil)  // status bar
         #expect(layout.index(atColumn: place.cell.column, row: place.cell.row, scrollRow: 1, count: 8) == nil)  // past the end
     }
+
+    /// tmux keeps 9 images: the grid takes fewer, larger columns for the most cells within 9; with
+    /// `--columns` it shows fewer rows; a list shows fewer rows.
+    @Test(arguments: [(160, 48), (110, 34), (150, 45), (300, 100), (40, 20)])
+    func anImageLimitCapsTheCellsOnScreen(columns: Int, rows: Int) {
+        let terminal = CellSize(columns: columns, rows: rows), cell = PixelSize(width: 10, height: 20)
+        let free = GalleryLayout(mode: .grid, terminal: terminal, cellPixels: cell)
+        let capped = GalleryLayout(mode: .grid, terminal: terminal, cellPixels: cell, imageLimit: 9)
+        #expect(capped.pageCapacity <= 9)
+        #expect(capped.pageCapacity >= 1)
+        if free.pageCapacity <= 9 { #expect(capped == free) }
+        // No layout with fewer columns shows more cells within the limit.
+        for columnCount in 1...free.columns {
+            let other = GalleryLayout(mode: .grid, terminal: terminal, cellPixels: cell, columnsOverride: columnCount)
+            if other.pageCapacity <= 9 { #expect(other.pageCapacity <= capped.pageCapacity) }
+        }
+        let fixed = GalleryLayout(mode: .grid, terminal: terminal, cellPixels: cell, columnsOverride: 5, imageLimit: 9)
+        #expect(fixed.columns == GalleryLayout(mode: .grid, terminal: terminal, cellPixels: cell, columnsOverride: 5).columns)
+        #expect(fixed.pageCapacity <= 9)
+        let wide = GalleryLayout(mode: .grid, terminal: terminal, cellPixels: cell, columnsOverride: 12, imageLimit: 9)
+        #expect(wide.pageCapacity <= 9)
+        let list = GalleryLayout(mode: .list, terminal: terminal, cellPixels: cell, imageLimit: 9)
+        #expect(list.pageCapacity <= 9 && list.visibleRows >= 1)
+    }
 }

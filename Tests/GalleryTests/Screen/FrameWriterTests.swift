@@ -26,6 +26,27 @@ import TerminalGraphics
         #expect(changed.cleared == [b.rect])
     }
 
+    /// tmux draws the images (`TmuxImages`): a sixel written over another does not free the one
+    /// below, and the ninth newest frees the oldest; so every placement written is covered with
+    /// spaces first (freeing exactly what is under it), and nothing is erased with `ECH`, which frees
+    /// every image on its row (the left twin of a re-sent image vanished at tmux's next redraw).
+    @Test func coveringFirstClearsEveryPlacementWrittenWithSpaces() {
+        var writer = FrameWriter()
+        let terminal = CellSize(columns: 40, rows: 10)
+        let a = placement(0, 0, id: 1), b = placement(10, 0, id: 2)
+        let first = writer.plan([a, b], terminal: terminal, repaintAll: false, changedRows: [], coverFirst: true)
+        #expect(first.emit == [a, b])
+        #expect(first.cleared == [a.rect, b.rect])
+        let b2 = placement(10, 0, id: 22)
+        let next = writer.plan([a, b2], terminal: terminal, repaintAll: false, changedRows: [], coverFirst: true)
+        #expect(next.emit == [b2])
+        #expect(next.cleared == [b.rect])  // once, not twice
+        let bytes = FrameWriter.clearing(next.cleared, spaces: true)
+        #expect(!String(decoding: bytes, as: UTF8.self).contains("X"))
+        #expect(bytes.filter { $0 == 0x20 }.count == b.rect.columns * b.rect.rows)
+        #expect(String(decoding: FrameWriter.clearing(next.cleared), as: UTF8.self).contains("\u{1B}[4X"))
+    }
+
     /// A neighbour's progress bar changes text on the rows of an image: the image is not sent again
     /// (41% of sixel bytes were identical re-sends); text written over its cells re-sends it.
     @Test func onlyImagesUnderChangedTextAreSentAgain() throws {

@@ -115,6 +115,21 @@ import Glibc
         #expect(TerminalProfile(capabilities: tmux).limitation != nil)
     }
 
+    /// tmux 3.5a drawing sixel itself keeps 9 images (a grid of 15 lost 6 at its next redraw): the
+    /// profile says so; passthrough, kitty and text do not go through tmux's image store.
+    @Test func tmuxDrawingSixelItselfLimitsTheImages() {
+        var caps = TerminalCapabilities(graphics: .sixel, colorDepth: .color256, inTmux: true)
+        caps.tmuxVersion = TmuxVersion("3.5a")
+        caps.tmuxSixel = true
+        let profile = TerminalProfile(capabilities: caps)
+        #expect(profile.tmuxImages == TmuxImages(limit: 9, version: "3.5a"))
+        #expect(profile.tmuxImages?.note == "tmux 3.5a keeps 9 sixel images at a time: at most 9 on screen")
+        #expect(TerminalProfile(capabilities: caps, renderer: .halfBlock).tmuxImages == nil)
+        caps.tmuxSixel = false
+        #expect(TerminalProfile(capabilities: caps, renderer: .sixel).tmuxImages == nil)  // passthrough
+        #expect(TerminalProfile(capabilities: TerminalCapabilities(graphics: .sixel, colorDepth: .color256)).tmuxImages == nil)
+    }
+
     @Test func synchronizedOutputFromTheReplyElseFromTheName() {
         let kitty = ["TERM": "xterm-kitty"]
         let unasked = TerminalCapabilities.resolve(probe: ProbeResult(status: .notRun), environment: kitty)
