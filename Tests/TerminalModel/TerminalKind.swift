@@ -23,13 +23,20 @@ public enum TerminalKind: String, Sendable, Hashable, CaseIterable, CustomString
     case kitty
     /// tmux 3.3a: text only (half-blocks); sixel and APC strings are dropped.
     case tmux
+    /// tmux 3.5a drawing sixel itself, in a sixel terminal: it keeps each sixel as an image of the
+    /// pane (at most 9, the oldest freed), frees the ones text covers (every one on a row an erase
+    /// touches) and, once the program's output is processed, redraws the pane: text, then the
+    /// images it still keeps (`TerminalModel+Tmux.swift`).
+    case tmux35
 
     /// Whether the kind shows sixel images.
-    public var showsSixel: Bool { self == .xterm || self == .mlterm }
+    public var showsSixel: Bool { self == .xterm || self == .mlterm || self == .tmux35 }
+    /// Whether tmux keeps the images and redraws them (`tmux35`).
+    public var keepsImagesLikeTmux: Bool { self == .tmux35 }
     /// Whether the kind shows kitty graphics.
     public var showsKitty: Bool { self == .kitty }
     /// Whether text written (or erased) over an image's cells removes the image there.
-    public var textErasesImages: Bool { showsSixel }
+    public var textErasesImages: Bool { showsSixel }  // tmux35: its outer terminal does
     /// Whether a reverse scroll (`SD`, content down) moves the terminal's record of images with the
     /// text (xterm moves only the pixels on screen).
     public var reverseScrollMovesImages: Bool { self != .xterm }

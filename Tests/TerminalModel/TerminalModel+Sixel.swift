@@ -13,6 +13,7 @@ extension TerminalModel {
             diagnostics.append("sixel of \(rows) rows at row \(cursor.row) reaches the last row: the screen scrolls")
         }
         place(.sixel(Self.hash(body)), placement: 0, columns: columns, rows: rows)
+        if kind.keepsImagesLikeTmux { tmuxStore(.sixel(Self.hash(body)), columns: columns, rows: rows) }
     }
 
     /// The pixel size of sixel data: the raster attributes' when given (the last band of a height

@@ -22,6 +22,10 @@ extension TerminalModel {
                 for (index, fragment) in band.fragments { layer[index] = fragment }
                 staleBand = nil
             }
+            if kind.keepsImagesLikeTmux {
+                // tmux frees the images under text, and every image on a row an erase touches.
+                tmuxFree(rows: rect.rows, columns: Int(event.kind) == Int(CVT_ERASE) ? nil : rect.columns)
+            }
             if kind.textErasesImages {
                 clearLayer(rows: rect.rows, columns: rect.columns)
             } else if kind.showsKitty, Int(event.kind) == Int(CVT_ERASE), rect.rows == 0..<rows, rect.columns == 0..<columns {
@@ -31,6 +35,7 @@ extension TerminalModel {
         case Int(CVT_SCROLL):
             let down = Int(event.downward), right = Int(event.rightward)
             guard kind.showsSixel || kind.showsKitty else { return }
+            if kind.keepsImagesLikeTmux { tmuxFree(rows: rect.rows, columns: nil) }
             if down < 0 && !kind.reverseScrollMovesImages {
                 // xterm moves the pixels on screen but not its record of the sixels: remember what the
                 // record still has in the band the scroll exposed.

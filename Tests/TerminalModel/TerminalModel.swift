@@ -35,6 +35,9 @@ public final class TerminalModel {
     /// xterm after a reverse scroll: the band it exposed and what its (unmoved) record of sixels
     /// has there, drawn again when text is next written below the band.
     var staleBand: (rows: Range<Int>, fragments: [Int: ImageFragment])?
+    /// tmux 3.5a: the images it keeps, oldest first, and whether it owes the pane a redraw.
+    var tmuxImages: [TmuxImage] = []
+    var tmuxRedrawOwed = false
 
     /// A terminal of `columns` × `rows` cells of `cellWidth` × `cellHeight` pixels.
     public init(kind: TerminalKind, columns: Int, rows: Int, cellWidth: Int = 8, cellHeight: Int = 16) {

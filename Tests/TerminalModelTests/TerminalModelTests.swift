@@ -117,6 +117,28 @@ import TerminalModel
         #expect(cell.text == "▀" && cell.foreground == 0x010203 && cell.background == 0x040506)
     }
 
+    /// tmux 3.5a keeps 9 images: a tenth frees the oldest, which shows until the pane is redrawn;
+    /// text frees the images under it, an erase every image on its rows; the redraw comes once the
+    /// program's output is read (`idle`).
+    @Test func tmux35KeepsNineImagesAndRedrawsWhatItKeeps() {
+        let terminal = TerminalModel(kind: .tmux35, columns: 40, rows: 10)
+        for index in 0..<10 { terminal.write("\u{1B}[2;\(1 + 2 * index)H" + Self.sixel16x30) }
+        terminal.idle()
+        #expect((0..<10).allSatisfy { terminal.image(column: 2 * $0, row: 1) != nil })  // nothing redrawn yet
+        terminal.write("\u{1B}[6;1Hx")
+        terminal.idle()
+        #expect(terminal.image(column: 0, row: 1) != nil)  // text elsewhere frees nothing
+        terminal.write("\u{1B}[2;5H ")  // over the third image
+        terminal.idle()
+        #expect(terminal.image(column: 0, row: 1) == nil)  // the oldest, freed by the tenth
+        #expect(terminal.image(column: 4, row: 1) == nil && terminal.image(column: 5, row: 1) == nil)
+        #expect(terminal.shownImages.count == 1)  // one key: the same bytes at eight places
+        #expect([2, 6, 8, 10, 12, 14, 16, 18].allSatisfy { terminal.image(column: $0, row: 1) != nil })
+        terminal.write("\u{1B}[3;30H\u{1B}[1X")  // an erase on the images' second row, beside them
+        terminal.idle()
+        #expect(terminal.shownImages.isEmpty)
+    }
+
     @Test func snapshotsCompareAsAPersonSees() {
         let a = TerminalModel(kind: .xterm, columns: 10, rows: 4), b = TerminalModel(kind: .xterm, columns: 10, rows: 4)
         a.write("abc")

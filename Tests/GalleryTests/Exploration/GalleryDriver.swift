@@ -17,11 +17,10 @@ final class GalleryDriver {
     let kind: TerminalKind
     private let keyboard: (read: Int32, write: Int32)
 
-    /// The painter a terminal of `kind` gets (its profile decides, as in `GalleryRunner`), with a
-    /// small encoded output cache so that kitty uploads are evicted and freed while exploring.
-    static func painter(for kind: TerminalKind) -> RendererPainter {
-        let cache = EncodedOutputCache(costLimit: 12 << 10)
-        let caps: TerminalCapabilities
+    /// The profile a terminal of `kind` gets; its painter (as in `GalleryRunner`) has a small encoded
+    /// output cache so that kitty uploads are evicted and freed while exploring.
+    static func profile(for kind: TerminalKind) -> TerminalProfile {
+        var caps: TerminalCapabilities
         switch kind {
         case .xterm, .mlterm:
             caps = TerminalCapabilities(graphics: .sixel, colorDepth: .truecolor,
@@ -30,8 +29,12 @@ final class GalleryDriver {
             caps = TerminalCapabilities(graphics: .kitty, colorDepth: .truecolor, terminalName: "kitty(0.26.5)", backgroundColor: .black)
         case .tmux:
             caps = TerminalCapabilities(colorDepth: .truecolor, terminalName: "tmux 3.3a", inTmux: true, backgroundColor: .black)
+        case .tmux35:
+            caps = TerminalCapabilities(graphics: .sixel, colorDepth: .truecolor, terminalName: "tmux 3.5a", inTmux: true, backgroundColor: .black)
+            caps.tmuxVersion = TmuxVersion("3.5a")
+            caps.tmuxSixel = true
         }
-        return RendererPainter(profile: TerminalProfile(capabilities: caps), cache: cache)
+        return TerminalProfile(capabilities: caps)
     }
 
     init(kind: TerminalKind, count: Int = 60, size: CellSize = CellSize(columns: 80, rows: 24)) throws {
@@ -40,10 +43,13 @@ final class GalleryDriver {
         _ = pipe(&fds)
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         keyboard = (fds[0], fds[1])
-        let painter = Self.painter(for: kind)
-        screen = ModelScreen(kind: kind, size: size, cellPixels: PixelSize(width: 6, height: 12), painter: painter)
+        let profile = Self.profile(for: kind)
+        let painter = RendererPainter(profile: profile, cache: EncodedOutputCache(costLimit: 12 << 10))
+        screen = ModelScreen(kind: kind, size: size, cellPixels: PixelSize(width: 6, height: 12), painter: painter,
+                             coversBeforePlacing: profile.tmuxImages != nil)
         let items = (0..<count).map { GalleryItem(entry: URLListEntry(line: $0 + 1, location: .remote(URL(string: "https://e.example/\($0).png")!))) }
-        let model = GalleryModel(items: items, terminal: size, cellPixels: screen.cellPixels, columnsOverride: 6)
+        let model = GalleryModel(items: items, terminal: size, cellPixels: screen.cellPixels, columnsOverride: 6,
+                                 imageLimit: profile.tmuxImages?.limit)
         app = try GalleryApp(model: model, screen: screen, source: source, painter: painter, inputDescriptor: keyboard.read)
         app.composer.quietImageRows = !painter.textOverwritesOnlyItsCells  // as the runner does
         app.frameInterval = 0  // every owed frame is presented at its step

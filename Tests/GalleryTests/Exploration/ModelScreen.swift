@@ -27,7 +27,7 @@ final class ModelScreen: Screen {
     var nextSize: CellSize?
     var queuedEvents: [ScreenEvent] = []
 
-    init(kind: TerminalKind, size: CellSize, cellPixels: PixelSize, painter: CellPainter) {
+    init(kind: TerminalKind, size: CellSize, cellPixels: PixelSize, painter: CellPainter, coversBeforePlacing: Bool = false) {
         terminal = TerminalModel(kind: kind, columns: size.columns, rows: size.rows,
                                  cellWidth: cellPixels.width, cellHeight: cellPixels.height)
         self.size = size
@@ -35,6 +35,7 @@ final class ModelScreen: Screen {
         presenter.scrollsWithText = painter.scrollsWithText
         presenter.scrollsBackWithText = painter.scrollsBackWithText
         presenter.textOverwritesOnlyItsCells = painter.textOverwritesOnlyItsCells
+        presenter.coversBeforePlacing = coversBeforePlacing
     }
 
     func present(_ frame: Frame, repaintAll: Bool) {
@@ -44,6 +45,7 @@ final class ModelScreen: Screen {
         write(shown.beforeText)
         write(Self.text(of: frame.grid, over: shown.previous, size: size))
         write(shown.afterText)
+        terminal.idle()  // tmux redraws the pane once it has read the frame
     }
 
     private func write(_ bytes: [UInt8]) {
