@@ -78,6 +78,7 @@ public final class CursesScreen: Screen {
         scrollsBackWithText = profile.scrollsBackWithText
         textOverwritesOnlyItsCells = profile.textOverwritesOnlyItsCells
         presenter.coversBeforePlacing = profile.tmuxImages != nil
+        presenter.deletesBitmapsByCell = profile.deletesBitmapsByCell
         readWindow(askCellSize: false)  // the probe has just measured
         if mouse { write(EscapeSequence.mouseReports(true)) }
         sdg_curses_flush()

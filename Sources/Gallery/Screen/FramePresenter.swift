@@ -36,6 +36,9 @@ struct FramePresenter {
     /// Whether tmux draws the images (`TmuxImages`): every placement is covered with spaces before it
     /// is written, and nothing is erased with `ECH`.
     var coversBeforePlacing = false
+    /// Whether sixel or iTerm2 images are placements text does not erase (Konsole): every cleared
+    /// rectangle also deletes them with kitty's delete by cell (`TerminalProfile.deletesBitmapsByCell`).
+    var deletesBitmapsByCell = false
     /// Whether only this program scrolls the terminal (curses without scroll capabilities,
     /// `NoScrollTerminfo`); otherwise curses may move rows itself.
     let ownsScrolling: Bool
@@ -82,7 +85,8 @@ struct FramePresenter {
         // uploads follow inside the update.
         out.uploads = released.isEmpty && !repaintAll ? writer.uploads(for: plan) : []
         out.beforeText = writer.frameStart + scrollBytes + released + FrameWriter.clearing(plan.cleared, erasing: plan.erased,
-                                                                                           spaces: coversBeforePlacing)
+                                                                                           spaces: coversBeforePlacing,
+                                                                                           deletingPlacements: deletesBitmapsByCell)
         if moved { out.afterText = FrameWriter.clearing(FrameWriter.blankRuns(of: grid, outside: []), spaces: coversBeforePlacing) }
         out.afterText += writer.bytes(for: plan) + writer.frameEnd  // the uploads not sent early, then the placements
         return out

@@ -129,14 +129,17 @@ public struct FrameWriter: Sendable {
     /// The bytes that remove what `erased` and `cleared` show: save cursor, the erase bytes of
     /// `erased` (kitty deletes), then attributes off and `CSI n X` (erase characters) on each row of
     /// each rectangle, or spaces with `spaces` (tmux frees every image on a row an erase touches,
-    /// but only those under the cells text covers); restore cursor. Written before the text of the
-    /// frame. Empty when there is nothing to remove.
-    public static func clearing(_ cleared: [CellRect], erasing erased: [BitmapPlacement] = [], spaces: Bool = false) -> [UInt8] {
+    /// but only those under the cells text covers), after kitty's delete of the placements over the
+    /// rectangle's first cell with `deletingPlacements` (Konsole's sixel, which text does not erase);
+    /// restore cursor. Written before the text of the frame. Empty when there is nothing to remove.
+    public static func clearing(_ cleared: [CellRect], erasing erased: [BitmapPlacement] = [], spaces: Bool = false,
+                                deletingPlacements: Bool = false) -> [UInt8] {
         guard !cleared.isEmpty || !erased.isEmpty else { return [] }
         var out: [UInt8] = EscapeSequence.saveCursor
         for gone in erased { out += gone.image.erase }
         if !cleared.isEmpty { out += EscapeSequence.reset }
         for rect in cleared where !rect.isEmpty {
+            if deletingPlacements { out += KittyRenderer.deletePlacements(atColumn: rect.column, row: rect.row) }
             for row in rect.row..<rect.maxRow {
                 out += cursorPosition(row: row, column: rect.column)
                 out += spaces ? [UInt8](repeating: 0x20, count: rect.columns) : EscapeSequence.eraseCharacters(rect.columns)

@@ -47,6 +47,11 @@ public struct TerminalProfile: Sendable {
     /// One line saying what the terminal (tmux) lacks when that forced a lesser renderer; nil when
     /// nothing is missing or output is not a terminal.
     public let limitation: String?
+    /// Whether the terminal keeps this renderer's sixel or iTerm2 images as placements that text does
+    /// not erase, to be deleted with kitty's delete by cell: a terminal that answered the kitty
+    /// graphics query (Konsole: a forced sixel left strips of replaced images; kitty's delete removes
+    /// them). Never sent to a terminal that did not answer.
+    public let deletesBitmapsByCell: Bool
     /// Whether tmux draws this renderer's images itself (`TmuxImages`): it keeps each one until text
     /// covers its cells, and only a few at a time.
     public let tmuxImages: TmuxImages?
@@ -90,6 +95,7 @@ public struct TerminalProfile: Sendable {
         scrollsBackWithText = selection.scrollsBackWithText(terminal: caps.terminalName)
         textOverwritesOnlyItsCells = selection.textOverwritesOnlyItsCells(terminal: caps.terminalName)
         tmuxImages = TmuxImages(selection: selection, capabilities: caps)
+        deletesBitmapsByCell = caps.graphics == .kitty && !caps.inTmux && (selection.kind == .sixel || selection.kind == .iterm2)
         self.window = window
     }
 

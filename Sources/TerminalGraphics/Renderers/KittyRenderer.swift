@@ -133,6 +133,12 @@ public struct KittyRenderer: ImageRenderer {
         return tmuxPassthrough ? TmuxPassthrough.wrap(bytes) : bytes
     }
 
+    /// Removes every placement over the 0-based cell (`column`, `row`) (`a=d,d=p`). Konsole applies it
+    /// to its sixel and iTerm2 placements too, which text never erases.
+    public static func deletePlacements(atColumn column: Int, row: Int) -> [UInt8] {
+        command("a=d,d=p,x=\(column + 1),y=\(row + 1),q=2", payload: [])
+    }
+
     /// Removes every placement on screen and frees the data of every image (`a=d,d=A`): on quit.
     public static func deleteAll(tmuxPassthrough: Bool = false) -> [UInt8] {
         let bytes = command("a=d,d=A,q=2", payload: [])

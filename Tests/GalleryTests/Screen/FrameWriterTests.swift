@@ -45,6 +45,10 @@ import TerminalGraphics
         #expect(!String(decoding: bytes, as: UTF8.self).contains("X"))
         #expect(bytes.filter { $0 == 0x20 }.count == b.rect.columns * b.rect.rows)
         #expect(String(decoding: FrameWriter.clearing(next.cleared), as: UTF8.self).contains("\u{1B}[4X"))
+        // Konsole: the placement over the rectangle's first cell is deleted too (kitty's `d=p`, 1-based).
+        let konsole = String(decoding: FrameWriter.clearing(next.cleared, deletingPlacements: true), as: UTF8.self)
+        #expect(konsole.contains("\u{1B}_Ga=d,d=p,x=11,y=1,q=2\u{1B}\\"))
+        #expect(!String(decoding: FrameWriter.clearing(next.cleared), as: UTF8.self).contains("\u{1B}_G"))
     }
 
     /// A neighbour's progress bar changes text on the rows of an image: the image is not sent again

@@ -130,6 +130,16 @@ import Glibc
         #expect(TerminalProfile(capabilities: TerminalCapabilities(graphics: .sixel, colorDepth: .color256)).tmuxImages == nil)
     }
 
+    /// Konsole (it answers the kitty query) keeps a forced sixel or iTerm2 image as a placement text
+    /// does not erase: the profile says to delete them by cell; never for a terminal that did not answer.
+    @Test func bitmapsAreDeletedByCellOnlyWhereKittyGraphicsAnswered() {
+        let konsole = TerminalCapabilities(graphics: .kitty, colorDepth: .truecolor)
+        #expect(TerminalProfile(capabilities: konsole, renderer: .sixel).deletesBitmapsByCell)
+        #expect(TerminalProfile(capabilities: konsole, renderer: .iterm2).deletesBitmapsByCell)
+        #expect(!TerminalProfile(capabilities: konsole).deletesBitmapsByCell)  // kitty deletes its own
+        #expect(!TerminalProfile(capabilities: TerminalCapabilities(graphics: .sixel, colorDepth: .truecolor)).deletesBitmapsByCell)
+    }
+
     @Test func synchronizedOutputFromTheReplyElseFromTheName() {
         let kitty = ["TERM": "xterm-kitty"]
         let unasked = TerminalCapabilities.resolve(probe: ProbeResult(status: .notRun), environment: kitty)
