@@ -99,6 +99,23 @@ struct TmuxReachGalleryTests {
     }
 }
 
+extension TmuxReachGalleryTests {
+    /// Debian's tmux 3.3a (no sixel of its own: half blocks, with the reason on the status line) in
+    /// xterm, through the same keys: settled == Ctrl-L.
+    @Test(.timeLimit(.minutes(4)), .enabled(if: GraphicalTerminal.missingTools(for: .xterm) == nil, "needs xterm"))
+    func tmux33SettledEqualsRepaint() async throws {
+        let socket = "sdg-reach-\(UUID().uuidString.prefix(8))"
+        defer { _ = try? ChildProcess.run("/usr/bin/tmux", ["-L", socket, "kill-server"], timeout: 10) }
+        try await ScreenOracle.afterKeys(.xterm, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]],
+                                         label: "tmux33-paging", inspect: { shot in
+            let red = try TmuxReach.redImages(in: shot)
+            #expect(!red.isEmpty, "no red image on screen")
+        }, wrap: {
+            "/usr/bin/tmux -L \(socket) -f /dev/null new-session '\($0)' \\; set -g status off"
+        })
+    }
+}
+
 /// The tmux versions the reach tests run under.
 enum TmuxReach {
     /// tmux 3.5a as scripts/setup installs it (a wrapper that finds its libjemalloc).
