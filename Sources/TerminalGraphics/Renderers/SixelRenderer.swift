@@ -92,8 +92,24 @@ public struct SixelRenderer: ImageRenderer {
         } else {
             rgb = Compositing.rgb(image, size: size, background: background)
         }
+        // tmux stretches a sixel over the cells it covers, rounded down to whole bands: below a shorter
+        // image those last pixels are left undrawn, showing whatever the terminal had there (foot kept
+        // a strip of the loading cell's fill). So the image fills its last cell row, with the background.
+        var height = size.height
+        if wholeBands {
+            let rows = (size.height + cellPixelSize.height - 1) / max(1, cellPixelSize.height)
+            height = max(size.height, rows * cellPixelSize.height / 6 * 6)
+            let extra = (height - size.height) * size.width
+            if extra > 0 {
+                rgb.reserveCapacity(rgb.count + extra * 3)
+                for _ in 0..<extra { rgb += [background.r, background.g, background.b] }
+                if keepsTransparency {
+                    mask = (mask ?? [UInt8](repeating: 0, count: size.width * size.height)) + [UInt8](repeating: 1, count: extra)
+                }
+            }
+        }
         var bytes = Self.undrawnStaysTransparent(
-            try Self.encode(rgb: rgb, mask: mask, width: size.width, height: size.height, colors: maxColors, diffusion: diffusion))
+            try Self.encode(rgb: rgb, mask: mask, width: size.width, height: height, colors: maxColors, diffusion: diffusion))
         if tmuxPassthrough { bytes = TmuxPassthrough.wrap(bytes) }
         return RenderedImage(
             kind: .sixel, bytes: bytes,

@@ -54,6 +54,26 @@ import Testing
         #expect(!decoded.rgb.contains(where: { $0 < 250 }), "only white is drawn")
     }
 
+    /// tmux draws the sixel (`wholeBands`): it stretches an image over the cells it covers, rounded
+    /// down to whole bands, and leaves the pixels below a shorter image undrawn (foot showed a 6 px
+    /// strip of the loading fill there). The image fills its last cell row with the background.
+    @Test func forTmuxTheImageFillsItsLastCellRowWithTheBackground() throws {
+        var renderer = SixelRenderer(background: RGBColor(r: 0, g: 0, b: 255))
+        renderer.wholeBands = true
+        let out = try renderer.render(TestImages.solid(width: 400, height: 300, r: 255, g: 0, b: 0),
+                                      cells: CellSize(columns: 39, rows: 15), cellPixelSize: PixelSize(width: 10, height: 20))
+        #expect(out.pixelSize == PixelSize(width: 390, height: 293))  // 390 / 400 × 300, rounded
+        #expect(out.cells == CellSize(columns: 39, rows: 15))
+        let decoded = try SixelRenderer.decode(out.bytes)
+        #expect(decoded.height == 300, "drawn over \(decoded.height) of its cells' 300 px")
+        let last = Array(decoded.rgb[(299 * decoded.width * 3)..<(299 * decoded.width * 3 + 3)])
+        #expect(last[2] > 250 && last[0] < 5, "the padding is the background: \(last)")
+        var free = SixelRenderer(background: RGBColor(r: 0, g: 0, b: 255))
+        free.wholeBands = false
+        #expect(try SixelRenderer.decode(free.render(TestImages.solid(width: 400, height: 300, r: 255, g: 0, b: 0),
+                                                     cells: CellSize(columns: 39, rows: 15), cellPixelSize: PixelSize(width: 10, height: 20)).bytes).height < 300)
+    }
+
     @Test func transparentPixelsAreNotDrawnWhenTheBackgroundIsUnknown() throws {
         // Left half opaque red, right half fully transparent.
         let width = 24, height = 12
