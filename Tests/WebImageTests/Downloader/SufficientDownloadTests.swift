@@ -148,8 +148,9 @@ import TestSupport
         await kit.tearDown()
     }
 
-    /// A second load of the cell (a later run: nothing in memory, no original on disk) resumes the
-    /// kept bytes in a 64 KB window, not to the end: they hold the cell's scans already.
+    /// A second load of the cell (a later run: nothing in memory, no original on disk, its early
+    /// image evicted) resumes the kept bytes in a 64 KB window, not to the end: they hold the cell's
+    /// scans already.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg"), "needs cjpeg (libjpeg-turbo-progs)"))
     func aSecondLoadOfTheCellResumesInAWindowNotToTheEnd() async throws {
         let body = try await Self.progressiveJPEG(width: 1024, height: 768)
@@ -162,6 +163,8 @@ import TestSupport
         let size = PixelSize(width: 120, height: 90)
         _ = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: size)
         _ = await kit.server.waitUntil { $0.filter { $0.path == "/w.jpg" }.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
+        kit.manager.cache.waitUntilIdle()
+        kit.manager.cache.disk?.remove(forKey: EarlyImageEntry.diskKey(for: ImageCacheKey(urlKey: kit.manager.cacheKey(for: url))))
         let before = kit.server.requests(to: "/w.jpg").count
         kit.server.route("/w.jpg", { var fast = StubResponse.ok(body, contentType: "image/jpeg"); fast.etag = "\"w1\""; return fast }())
         let again = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: size)
