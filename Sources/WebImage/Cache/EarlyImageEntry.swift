@@ -27,9 +27,11 @@ enum EarlyImageEntry {
         return DecodedThumbnail.encode(image, sourceIdentity: "")
     }
 
-    /// The early image in `data`; nil when `data` is not a well-formed early image.
+    /// The early image in `data`; nil when `data` is not a well-formed early image (its source must
+    /// be at least as large as it: an early image is the source fitted into a cell).
     static func decode(_ data: Data) -> Image? {
-        guard let (image, identity) = DecodedThumbnail.decode(data), image.earlyTier != nil, identity.isEmpty else { return nil }
+        guard let (image, identity) = DecodedThumbnail.decode(data), image.earlyTier != nil, identity.isEmpty,
+              image.sourceSize.width >= image.width, image.sourceSize.height >= image.height else { return nil }
         return image
     }
 

@@ -36,6 +36,11 @@ import Testing
         #expect(payload[tierAt] == 8)
         payload[tierAt] = 5
         #expect(EarlyImageEntry.decode(Data(payload)) == nil)
+        // A source smaller than the image (0×0 here) would make no sense of the fit: refused.
+        var sourceless = Self.early()
+        sourceless = Image(width: 120, height: 90, pixels: sourceless.pixels, sourceSize: PixelSize(width: 0, height: 0))
+        sourceless.earlyTier = .firstPass
+        #expect(EarlyImageEntry.decode(try #require(EarlyImageEntry.encode(sourceless))) == nil)
         for cut in [0, 9, 30, payload.count - 1] {
             #expect(EarlyImageEntry.decode(Data(payload.prefix(cut))) == nil)
         }
