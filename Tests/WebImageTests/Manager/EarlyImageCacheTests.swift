@@ -178,4 +178,27 @@ import TestSupport
         #expect(image.pixel(x: 60, y: 45).r > 150)
         await kit2.tearDown()
     }
+
+    @Test(.enabled(if: cjpeg, "needs cjpeg (libjpeg-turbo-progs)"))
+    func aNotModifiedAnswerRenewsTheEarlyEntry() async throws {
+        let body = try await SufficientDownloadTests.progressiveJPEG(width: 1024, height: 768)
+        let (kit, url, cold) = try await Self.kitAfterACell(body, path: "/m.jpg", etag: "\"m1\"", cacheControl: "max-age=0")
+        // The same file, now fresh for an hour: the 304 carries the new lifetime.
+        kit.server.route("/m.jpg", Self.stub(body, etag: "\"m1\"", cacheControl: "max-age=3600"))
+        let later = Self.laterRun(kit)
+        let results = LoadRecorder()
+        later.manager.loadImage(with: ImageRequest(url: url, targetSize: Self.cell, options: Self.cellOptions)) { results.record($0) }
+        _ = await results.wait(count: 2, timeout: .seconds(30))
+        #expect(results.all.first?.isRevalidating == true && results.all.last?.isNotModified == true)
+        #expect(kit.server.requests(to: "/m.jpg").last?.status == 304)
+        later.manager.cache.waitUntilIdle()
+
+        let requests = kit.server.requests(to: "/m.jpg").count
+        let third = Self.laterRun(kit)
+        let renewed = await SufficientDownloadTests.load(third, url, options: Self.cellOptions, size: Self.cell)
+        let same = renewed.last?.image?.pixels == cold.pixels
+        #expect(renewed.last?.cacheType == .disk && renewed.last?.isRevalidating == false && same)
+        #expect(kit.server.requests(to: "/m.jpg").count == requests, "the renewed early entry was not fresh")
+        await kit.tearDown()
+    }
 }
