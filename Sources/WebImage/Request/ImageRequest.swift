@@ -83,9 +83,8 @@ public struct ImageRequest: Sendable, Hashable {
         /// With `.progressiveLoad`: the download stops once the image is final at the target size
         /// (`IncrementalDecoding.sufficientImage()`: the EXIF thumbnail when it holds the target; a
         /// progressive JPEG's scans that carry the 1/8, 1/4 or 1/2 scale the target needs, decided
-        /// from its scan script; an Adam7 PNG's or interlaced GIF's first pass) and keeps the body so far for a later `Range` request; such an image
-        /// (`isWholeBody == false`, `Image.earlyTier`) is kept in memory and on disk as the URL's early
-        /// image (`EarlyImageEntry`), never as its original. Only when every request sharing the transfer
+        /// from its scan script; an Adam7 PNG's or interlaced GIF's first pass) and keeps the body so far for a later `Range` request; such an image is
+        /// kept in memory only (`isWholeBody == false`). Only when every request sharing the transfer
         /// asks for it at the same size. Ignored with `.refreshCached` and `.originalData`.
         public static let stopWhenSufficient = Options(rawValue: 1 << 8)
         /// Decode within the downloader's pixel budget (`ImageDownloaderConfig.scaleDownPixelBudget`)
