@@ -33,6 +33,10 @@ public struct Image: Sendable {
     public var sourceFormat: ImageFormat?
     /// The size in bytes of the encoded file it was decoded from, when known (as `sourceFormat`).
     public var sourceByteCount: Int?
+    /// The early image this is, when a decoder made it final before the whole file was in
+    /// (`IncrementalDecoding.sufficientImage()`); nil for an image of the whole file. It travels with
+    /// the image like `sourceFormat` (the disk cache's early entries keep it).
+    public var earlyTier: EarlyTier?
 
     /// Creates an image. `pixels.count` must equal `width * height * 4`; use `Image.make` to check.
     public init(

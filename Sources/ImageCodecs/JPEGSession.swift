@@ -160,6 +160,9 @@ final class JPEGSession {
         return lastPartial
     }
 
+    /// The DCT scale denominator the target is decoded at (8, 4, 2, or 1 before the header or at full scale).
+    var scaleDenominator: Int { geometry?.jpegScaleDenominator ?? 1 }
+
     /// The EXIF thumbnail as the target's image, when it holds every pixel the target shows: the
     /// image fitted into the target is no larger than the thumbnail, and the thumbnail has the
     /// image's aspect (within 2%). Oriented by the image's EXIF orientation; `sourceSize` is the

@@ -46,12 +46,14 @@ final class SniffingDecoder: IncrementalDecoding {
 
     func sufficientImage() -> Image? {
         switch stage {
-        case .jpeg(let session): return session.exifThumbnailImage() ?? session.sufficientImage()
-        case .png(let session): return session.sufficientImage()
+        case .jpeg(let session):
+            if let thumbnail = session.exifThumbnailImage() { return thumbnail.tiered(.exifThumbnail) }
+            return session.sufficientImage()?.tiered(.scale(denominator: session.scaleDenominator))
+        case .png(let session): return session.sufficientImage()?.tiered(.firstPass)
         case .buffering(let data) where data.count >= gifTriedAt * 2 && ImageFormat.sniff(data) == .gif:
             // Parsed from the start each time: looked at again only once the bytes doubled.
             gifTriedAt = data.count
-            return GIFDecoder.firstPass(data, options: options)
+            return GIFDecoder.firstPass(data, options: options)?.tiered(.firstPass)
         default: return nil
         }
     }
@@ -87,5 +89,14 @@ final class SniffingDecoder: IncrementalDecoding {
         } catch {
             stage = .failed(.corrupt(format: "image", reason: "\(error)"))
         }
+    }
+}
+
+private extension Image {
+    /// This image marked as the early image of `tier`.
+    func tiered(_ tier: EarlyTier) -> Image {
+        var image = self
+        image.earlyTier = tier
+        return image
     }
 }

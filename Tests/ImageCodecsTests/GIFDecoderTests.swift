@@ -78,6 +78,7 @@ struct InterlacedGIFFirstPassTests {
         let whole = try ImageCoders.decode(gif, options: DecodeOptions(targetSize: cell))
         #expect(early.image.size == cell && early.image.pixels == whole.pixels)
         #expect(early.image.sourceSize == PixelSize(width: 800, height: 1600))
+        #expect(early.image.earlyTier == .firstPass && whole.earlyTier == nil)
         // Taller than 1/8: to the end. Not interlaced: to the end.
         #expect(try Self.read(gif, target: PixelSize(width: 200, height: 400)).bytesRead == gif.count)
         let plain = try Self.interlacedGIF(interlaced: false)

@@ -7,15 +7,17 @@ import ImageCodecs
 /// its content changes, so a thumbnail whose identity no longer matches is stale and dropped.
 ///
 /// The original's format and byte count ride along, so a thumbnail hit (and the memory entry made
-/// from it) still tells what the file is.
+/// from it) still tells what the file is; so does the image's `earlyTier`: the same layout holds an
+/// early image (`EarlyImageEntry`), which has no original on disk and so no identity.
 ///
-/// Layout: "SDGTHMB2", width, height, source width, source height (UInt32 LE each), source byte count
-/// (UInt64 LE, 0 when unknown), format length (UInt8), format (`ImageFormat` raw value), identity
-/// length (UInt16 LE), identity (UTF-8), pixels (width × height × 4). Other magics (version 1) are
-/// not thumbnails: they are dropped and decoded again from the original. The disk entry around it carries a
-/// CRC, so torn or flipped bytes never get here.
+/// Layout: "SDGTHMB3", width, height, source width, source height (UInt32 LE each), source byte count
+/// (UInt64 LE, 0 when unknown), format length (UInt8), format (`ImageFormat` raw value), early tier
+/// (UInt8, `EarlyTier.code`, 0 for an image of the whole file), identity length (UInt16 LE), identity
+/// (UTF-8), pixels (width × height × 4). Other magics (versions 1 and 2) are not thumbnails: they are
+/// dropped and decoded again from the original. The disk entry around it carries a CRC, so torn or
+/// flipped bytes never get here; an unknown tier code is not a thumbnail either.
 enum DecodedThumbnail {
-    static let magic = Array("SDGTHMB2".utf8)
+    static let magic = Array("SDGTHMB3".utf8)
 
     /// The disk key of the thumbnail of `key` (nil without a target size).
     static func diskKey(for key: ImageCacheKey) -> String? {
@@ -39,6 +41,7 @@ enum DecodedThumbnail {
         let format = Array((image.sourceFormat?.rawValue ?? "").utf8.prefix(255))
         out.append(UInt8(format.count))
         out += format
+        out.append(image.earlyTier?.code ?? 0)
         out += withUnsafeBytes(of: UInt16(identity.count).littleEndian, Array.init)
         out += identity
         out += image.pixels
@@ -56,10 +59,13 @@ enum DecodedThumbnail {
         let width = u32(8), height = u32(12), sourceWidth = u32(16), sourceHeight = u32(20)
         let byteCount = (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[24 + $1]) << (8 * UInt64($1)) }
         let formatEnd = fixed + Int(bytes[fixed - 1])
-        guard bytes.count >= formatEnd + 2 else { return nil }
+        guard bytes.count >= formatEnd + 3 else { return nil }
         let format = ImageFormat(rawValue: String(decoding: bytes[fixed..<formatEnd], as: UTF8.self))
-        let header = formatEnd + 2
-        let identityLength = Int(UInt16(bytes[formatEnd]) | UInt16(bytes[formatEnd + 1]) << 8)
+        let tierCode = bytes[formatEnd]
+        let tier = EarlyTier(code: tierCode)
+        guard tierCode == 0 || tier != nil else { return nil }
+        let header = formatEnd + 3
+        let identityLength = Int(UInt16(bytes[formatEnd + 1]) | UInt16(bytes[formatEnd + 2]) << 8)
         let pixelStart = header + identityLength
         let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
         guard width > 0, height > 0, !overflow, pixelCount <= DecodeOptions.defaultPixelLimit,
@@ -69,6 +75,7 @@ enum DecodedThumbnail {
                           sourceSize: PixelSize(width: sourceWidth, height: sourceHeight))
         image.sourceFormat = format
         image.sourceByteCount = byteCount > 0 && byteCount <= UInt64(Int.max) ? Int(byteCount) : nil
+        image.earlyTier = tier
         return (image, identity)
     }
 }

@@ -3,9 +3,11 @@ import Foundation
 import ImageCodecs
 
 /// The two-level image cache (SDWebImage's `SDImageCache`): decoded images in a cost-bounded memory
-/// LRU, original bytes on disk plus decoded thumbnails for target sizes (`DecodedThumbnail`).
+/// LRU, original bytes on disk plus decoded thumbnails for target sizes (`DecodedThumbnail`), and,
+/// for a URL with no original on disk, the early image a transfer stopped at (`EarlyImageEntry`).
 /// Queries look in memory synchronously, then on disk on the I/O queue (a matching thumbnail first),
-/// then decode at the key's target size on the decode queue.
+/// then decode at the key's target size on the decode queue; with no original, the early image
+/// answers when it holds the target.
 ///
 /// ```swift
 /// let cache = ImageCache(config: ImageCacheConfig())
@@ -99,6 +101,11 @@ public final class ImageCache: Sendable {
             }
             let identity = disk.fileIdentity(forKey: key.diskKey)
             guard let entry = disk.entry(forKey: key.diskKey) else {
+                if memoryImage == nil, !readsEntry, let early = earlyImage(forKey: key, disk: disk) {
+                    if config.shouldCacheImagesInMemory { memory.set(early.image, forKey: key, metadata: early.metadata) }
+                    deliver(ImageCacheQueryResult(image: early.image, cacheType: .disk, metadata: early.metadata))
+                    return
+                }
                 deliver(memoryEntry.map { ImageCacheQueryResult(image: $0.image, cacheType: .memory, metadata: $0.metadata) }
                         ?? ImageCacheQueryResult())
                 return
@@ -132,8 +139,11 @@ public final class ImageCache: Sendable {
     }
 
     /// Stores `image` in memory (now) under `key`, and `data` (the original bytes) on disk under
-    /// `key.diskKey` on the I/O queue when `toDisk`. Without `data` nothing goes to disk (the cache
-    /// keeps original bytes only). `completion` runs once both are done, on the I/O queue.
+    /// `key.diskKey` on the I/O queue when `toDisk`; the original supersedes the URL's early image,
+    /// which is removed. Without `data`, only an early image (`image.earlyTier`) goes to disk, as the
+    /// URL's early entry (`EarlyImageEntry`, with `validators` and the freshness of
+    /// `responseHeaders`), and only while the URL has no original there. `completion` runs once both
+    /// are done, on the I/O queue.
     public func store(
         image: Image?, data: Data?, forKey key: ImageCacheKey, toDisk: Bool = true,
         validators: HTTPValidators = HTTPValidators(), contentType: String? = nil,
@@ -143,15 +153,21 @@ public final class ImageCache: Sendable {
             let freshness = responseHeaders.map { HTTPFreshness(headers: $0, receivedAt: config.clock()) }
             memory.set(image, forKey: key, metadata: ResponseMetadata(validators: validators, freshness: freshness))
         }
-        guard toDisk, let disk, let data else {
+        guard toDisk, let disk, data != nil || image?.earlyTier != nil else {
             completion?()
             return
         }
         ioQueue.async(group: ioWork) { [self] in
             do throws(CacheError) {
-                try disk.store(data, forKey: key.diskKey, validators: validators, contentType: contentType, responseHeaders: responseHeaders)
-                if let image, let identity = disk.fileIdentity(forKey: key.diskKey) {
-                    storeThumbnail(image, forKey: key, originalBytes: data.count, identity: identity)
+                if let data {
+                    try disk.store(data, forKey: key.diskKey, validators: validators, contentType: contentType, responseHeaders: responseHeaders)
+                    disk.remove(forKey: EarlyImageEntry.diskKey(for: key))
+                    if let image, let identity = disk.fileIdentity(forKey: key.diskKey) {
+                        storeThumbnail(image, forKey: key, originalBytes: data.count, identity: identity)
+                    }
+                } else if let image {
+                    try storeEarly(image, forKey: key, disk: disk, validators: validators, contentType: contentType,
+                                   responseHeaders: responseHeaders)
                 }
             } catch {
                 config.onEvent?(.error(error))
@@ -160,7 +176,8 @@ public final class ImageCache: Sendable {
         }
     }
 
-    /// Removes every memory entry of the key's URL (all target sizes) and, if `fromDisk`, its bytes.
+    /// Removes every memory entry of the key's URL (all target sizes) and, if `fromDisk`, its bytes
+    /// and its early image.
     public func removeImage(forKey key: ImageCacheKey, fromDisk: Bool = true, completion: (@Sendable () -> Void)? = nil) {
         memory.removeImages(urlKey: key.urlKey)
         guard fromDisk, let disk else {
@@ -169,6 +186,7 @@ public final class ImageCache: Sendable {
         }
         ioQueue.async(group: ioWork) {
             disk.remove(forKey: key.diskKey)
+            disk.remove(forKey: EarlyImageEntry.diskKey(for: key))
             completion?()
         }
     }
@@ -199,7 +217,8 @@ public final class ImageCache: Sendable {
     public var diskCount: Int { disk?.count ?? 0 }
 
     /// After a 304: refreshes the entry's last access and, if given, its validators and freshness — on
-    /// disk (I/O queue) and in every memory entry of the URL (now).
+    /// disk (I/O queue; the early image's entry when the URL has no original) and in every memory
+    /// entry of the URL (now).
     public func touch(forKey key: ImageCacheKey, validators: HTTPValidators? = nil, freshness: HTTPFreshness? = nil,
                       completion: (@Sendable (Bool) -> Void)? = nil) {
         if let validators, let freshness {
@@ -212,6 +231,7 @@ public final class ImageCache: Sendable {
         ioQueue.async(group: ioWork) {
             // Not `completion?(disk.touch(…))`: optional chaining would skip the touch without a completion.
             let touched = disk.touch(forKey: key.diskKey, validators: validators, freshness: freshness)
+                || disk.touch(forKey: EarlyImageEntry.diskKey(for: key), validators: validators, freshness: freshness)
             completion?(touched)
         }
     }

@@ -53,9 +53,10 @@ extension ImageManager {
         // A transformed image is kept without the original bytes (as in the seed): memory only;
         // so is a response marked `Cache-Control: no-store` (RFC 9111 §5.2.2.5).
         // A body stopped once the image was final at its size (`.stopWhenSufficient`) is not the
-        // original: its image goes to memory only, and the rest is fetched (resumed) when wanted.
+        // original: its image goes to memory and to disk as the URL's early image (`EarlyImageEntry`,
+        // with the original's validators and freshness), and the rest is fetched (resumed) when wanted.
         let whole = download.isWholeBody
-        let toDisk = !load.options.contains(.cacheMemoryOnly) && !transformed && whole && !HTTPFreshness.forbidsStorage(download.headers)
+        let toDisk = !load.options.contains(.cacheMemoryOnly) && !transformed && !HTTPFreshness.forbidsStorage(download.headers)
         cache.store(
             image: !load.options.contains(.skipMemoryStore) || transformed || !whole ? image : nil,
             data: transformed || !whole ? nil : download.data, forKey: load.cacheKey, toDisk: toDisk,

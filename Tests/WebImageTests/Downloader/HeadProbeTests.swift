@@ -56,6 +56,7 @@ struct HeadProbeTests {
         let image = try #require(result.image)
         #expect(result.isFinished && image.size == PixelSize(width: 60, height: 80))
         #expect(image.sourceSize == PixelSize(width: 1200, height: 1600))
+        #expect(image.earlyTier == .exifThumbnail)
         let top = image.pixel(x: 30, y: 10), bottom = image.pixel(x: 30, y: 70)
         #expect(top.r > 180 && top.b < 80, "top \(top)")
         #expect(bottom.b > 180 && bottom.r < 80, "bottom \(bottom)")

@@ -124,7 +124,7 @@ import TestSupport
         let final = try #require(cell.last)
         #expect(final.isFinished && final.error == nil)
         let image = try #require(final.image)
-        #expect(image.size == size)
+        #expect(image.size == size && image.earlyTier == .scale(denominator: 4))
         // The head probe (64 KB), then the same transfer continued with Range until scan 4 is in.
         _ = await kit.server.waitUntil { $0.filter { $0.path == "/q.jpg" }.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
         let sent = kit.server.requests(to: "/q.jpg").reduce(0) { $0 + $1.bytesSent }
@@ -148,8 +148,9 @@ import TestSupport
         await kit.tearDown()
     }
 
-    /// A second load of the cell (a later run: nothing in memory, no original on disk) resumes the
-    /// kept bytes in a 64 KB window, not to the end: they hold the cell's scans already.
+    /// A second load of the cell (a later run: nothing in memory, no original on disk, its early
+    /// image evicted) resumes the kept bytes in a 64 KB window, not to the end: they hold the cell's
+    /// scans already.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg"), "needs cjpeg (libjpeg-turbo-progs)"))
     func aSecondLoadOfTheCellResumesInAWindowNotToTheEnd() async throws {
         let body = try await Self.progressiveJPEG(width: 1024, height: 768)
@@ -162,6 +163,8 @@ import TestSupport
         let size = PixelSize(width: 120, height: 90)
         _ = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: size)
         _ = await kit.server.waitUntil { $0.filter { $0.path == "/w.jpg" }.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
+        kit.manager.cache.waitUntilIdle()
+        kit.manager.cache.disk?.remove(forKey: EarlyImageEntry.diskKey(for: ImageCacheKey(urlKey: kit.manager.cacheKey(for: url))))
         let before = kit.server.requests(to: "/w.jpg").count
         kit.server.route("/w.jpg", { var fast = StubResponse.ok(body, contentType: "image/jpeg"); fast.etag = "\"w1\""; return fast }())
         let again = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: size)
@@ -196,6 +199,7 @@ import TestSupport
         let cell = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: PixelSize(width: 64, height: 64))
         let image = try #require(cell.last?.image)
         #expect(cell.last?.isFinished == true && image.size == PixelSize(width: 64, height: 64))
+        #expect(image.earlyTier == .firstPass)
         // Cell pixel (i, j) is the image's pixel (8i, 8j): the first pass's.
         #expect(image.pixel(x: 5, y: 9) == (40, 72, 40 ^ 72, 255))
         _ = await kit.server.waitUntil { $0.first { $0.path == "/a.png" }.map { $0.finished || $0.clientDisconnectedEarly } == true }

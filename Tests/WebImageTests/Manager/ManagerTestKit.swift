@@ -12,17 +12,20 @@ struct ManagerTestKit {
     let clock: TestClock
 
     /// `clockedCache`: the cache also runs on `clock` (freshness tests advance it instead of waiting).
-    static func make(downloadTimeout: TimeInterval = 20, memory: Bool = true, clockedCache: Bool = false) async throws -> ManagerTestKit {
+    static func make(downloadTimeout: TimeInterval = 20, memory: Bool = true, clockedCache: Bool = false,
+                     partials: Bool = false) async throws -> ManagerTestKit {
         let server = try await LoopbackServer.start()
         let directory = try Fixtures.temporaryDirectory("manager")
         let clock = TestClock()
         let manager = makeManager(directory: directory, downloadTimeout: downloadTimeout, clock: clock, memory: memory,
-                                  clockedCache: clockedCache)
+                                  clockedCache: clockedCache, partials: partials)
         return ManagerTestKit(server: server, directory: directory, manager: manager, clock: clock)
     }
 
+    /// `partials`: the downloader keeps partial bodies in `directory/partials`, as the gallery does, so
+    /// a second manager on the same directory (a later run) resumes them.
     static func makeManager(directory: URL, downloadTimeout: TimeInterval = 20, clock: TestClock, memory: Bool = true,
-                            clockedCache: Bool = false) -> ImageManager {
+                            clockedCache: Bool = false, partials: Bool = false) -> ImageManager {
         var cacheConfig = ImageCacheConfig()
         if clockedCache { cacheConfig.clock = clock.closure }
         cacheConfig.directory = directory
@@ -30,6 +33,7 @@ struct ManagerTestKit {
         cacheConfig.shouldCacheImagesInMemory = memory
         var downloaderConfig = ImageDownloaderConfig()
         downloaderConfig.downloadTimeout = downloadTimeout
+        if partials { downloaderConfig.partialsDirectory = directory.appendingPathComponent("partials") }
         return ImageManager(cache: ImageCache(config: cacheConfig), downloader: ImageDownloader(config: downloaderConfig),
                             failedURLLifetime: 600, clock: clock.closure)
     }
