@@ -17,7 +17,7 @@ int sdg_jpeg_lib_version(void) { return JPEG_LIB_VERSION; }
 #define SDG_JPEG_MAX_COMPONENTS 10  // libjpeg's limit (jmorecfg.h)
 
 /// A block of memory for a decode's coefficient arrays (see "coefficient arrays from a reused arena").
-typedef struct { void *base; size_t size; } sdg_block;
+typedef struct { void *base; size_t size; int fresh; } sdg_block;
 struct sdg_barray;
 
 struct sdg_jpeg {
@@ -109,20 +109,23 @@ static void sdg_term_source(j_decompress_ptr c) { (void)c; }
 // buffers back to the kernel), so every image faulted its pages in again and the kernel zeroed
 // them: 54% of a progressive contact sheet's CPU time. Here the whole-image coefficient arrays
 // ("virtual block arrays", all in memory) come from one block per decode, taken from a small
-// process-wide cache of blocks (at most SDG_ARENA_KEPT bytes kept, huge pages where the kernel has
-// them) and zeroed with memset; the block goes back when libjpeg frees the image's pool.
+// process-wide cache of blocks (at most SDG_ARENA_KEPT bytes kept, and only while some decode
+// runs: when the last one ends every block goes back to the kernel; huge pages where the kernel has
+// them); a reused block is zeroed with memset row by row as libjpeg first reaches each row (a new
+// mapping is zero already); the block goes back when libjpeg frees the image's pool.
 
 #define SDG_ARENA_SLOTS 4
-#define SDG_ARENA_KEPT ((size_t)80 << 20)  // bytes of free blocks kept for the next decodes
+#define SDG_ARENA_KEPT ((size_t)40 << 20)  // bytes of free blocks kept for the next decodes
 #define SDG_ARENA_ALIGN ((size_t)2 << 20)   // a huge page
 
 
 static pthread_mutex_t sdg_arena_lock = PTHREAD_MUTEX_INITIALIZER;
 static sdg_block sdg_arena_free[SDG_ARENA_SLOTS];
+static int sdg_arena_in_use;  // blocks held by decodes now; at 0 the kept ones go back to the kernel
 
 static sdg_block sdg_arena_take(size_t size) {
     size = (size + SDG_ARENA_ALIGN - 1) & ~(SDG_ARENA_ALIGN - 1);
-    sdg_block found = {NULL, 0};
+    sdg_block found = {NULL, 0, 0};
     pthread_mutex_lock(&sdg_arena_lock);
     int best = -1;
     for (int i = 0; i < SDG_ARENA_SLOTS; i++) {
@@ -131,21 +134,37 @@ static sdg_block sdg_arena_take(size_t size) {
     }
     if (best >= 0) {
         found = sdg_arena_free[best];
-        sdg_arena_free[best] = (sdg_block){NULL, 0};
+        sdg_arena_free[best] = (sdg_block){NULL, 0, 0};
     }
+    sdg_arena_in_use++;
     pthread_mutex_unlock(&sdg_arena_lock);
     if (found.base) return found;
     void *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) return (sdg_block){NULL, 0};
+    if (base == MAP_FAILED) {
+        pthread_mutex_lock(&sdg_arena_lock);
+        sdg_arena_in_use--;
+        pthread_mutex_unlock(&sdg_arena_lock);
+        return (sdg_block){NULL, 0, 0};
+    }
 #ifdef MADV_HUGEPAGE
     (void)madvise(base, size, MADV_HUGEPAGE);
 #endif
-    return (sdg_block){base, size};
+    return (sdg_block){base, size, 1};  // zero-filled by the kernel, page by page as it is touched
 }
 
 static void sdg_arena_give(sdg_block block) {
     if (!block.base) return;
     pthread_mutex_lock(&sdg_arena_lock);
+    if (--sdg_arena_in_use == 0) {
+        // No decode is running: nothing is kept while idle (what HeapTuning is for).
+        sdg_block kept_blocks[SDG_ARENA_SLOTS];
+        memcpy(kept_blocks, sdg_arena_free, sizeof kept_blocks);
+        memset(sdg_arena_free, 0, sizeof sdg_arena_free);
+        pthread_mutex_unlock(&sdg_arena_lock);
+        for (int i = 0; i < SDG_ARENA_SLOTS; i++) if (kept_blocks[i].base) munmap(kept_blocks[i].base, kept_blocks[i].size);
+        munmap(block.base, block.size);
+        return;
+    }
     size_t kept = 0;
     int empty = -1, smallest = -1;
     for (int i = 0; i < SDG_ARENA_SLOTS; i++) {
@@ -158,7 +177,7 @@ static void sdg_arena_give(sdg_block block) {
         // Keep the newest block; make room by dropping the smallest kept ones.
         while (smallest >= 0 && (empty < 0 || kept + block.size > SDG_ARENA_KEPT)) {
             sdg_block old = sdg_arena_free[smallest];
-            sdg_arena_free[smallest] = (sdg_block){NULL, 0};
+            sdg_arena_free[smallest] = (sdg_block){NULL, 0, 0};
             kept -= old.size;
             pthread_mutex_unlock(&sdg_arena_lock);
             munmap(old.base, old.size);
@@ -171,8 +190,9 @@ static void sdg_arena_give(sdg_block block) {
             }
         }
         if (empty >= 0 && kept + block.size <= SDG_ARENA_KEPT) {
+            block.fresh = 0;
             sdg_arena_free[empty] = block;
-            drop = (sdg_block){NULL, 0};
+            drop = (sdg_block){NULL, 0, 0};
         }
     }
     pthread_mutex_unlock(&sdg_arena_lock);
@@ -183,6 +203,7 @@ static void sdg_arena_give(sdg_block block) {
 struct sdg_barray {
     JBLOCKARRAY rows;       // row pointers into the decoder's block
     JDIMENSION blocksperrow, numrows;
+    JDIMENSION first_undef_row;  // rows from here on are zeroed when first accessed (a reused block)
     struct sdg_barray *next;
 };
 
@@ -193,6 +214,7 @@ static jvirt_barray_ptr sdg_request_virt_barray(j_common_ptr c, int pool_id, boo
     if (pool_id != JPOOL_IMAGE) ERREXIT1(c, JERR_BAD_POOL_ID, pool_id);
     struct sdg_barray *a = (*c->mem->alloc_small)(c, JPOOL_IMAGE, sizeof(struct sdg_barray));
     a->rows = NULL;
+    a->first_undef_row = 0;
     a->blocksperrow = blocksperrow;
     a->numrows = numrows;
     a->next = d->barrays;
@@ -213,7 +235,6 @@ static void sdg_realize_virt_arrays(j_common_ptr c) {
     if ((long)total > c->mem->max_memory_to_use && c->mem->max_memory_to_use > 0) ERREXIT1(c, JERR_OUT_OF_MEMORY, 20);
     d->block = sdg_arena_take(total);
     if (!d->block.base) ERREXIT1(c, JERR_OUT_OF_MEMORY, 21);
-    memset(d->block.base, 0, total);
     uint8_t *next = d->block.base;
     for (struct sdg_barray *a = d->barrays; a; a = a->next) {
         if (a->rows) continue;
@@ -222,6 +243,9 @@ static void sdg_realize_virt_arrays(j_common_ptr c) {
             a->rows[r] = (JBLOCKROW)next;
             next += (size_t)a->blocksperrow * sizeof(JBLOCK);
         }
+        // A fresh mapping reads as zeros already; a reused block is zeroed row by row as libjpeg
+        // first reaches it (as its own manager does), so a decode cancelled early touches little.
+        a->first_undef_row = d->block.fresh ? a->numrows : 0;
     }
 }
 
@@ -230,6 +254,12 @@ static JBLOCKARRAY sdg_access_virt_barray(j_common_ptr c, jvirt_barray_ptr ptr, 
     (void)writable;
     struct sdg_barray *a = (struct sdg_barray *)ptr;
     if (!a->rows || start_row > a->numrows || num_rows > a->numrows - start_row) ERREXIT(c, JERR_BAD_VIRTUAL_ACCESS);
+    JDIMENSION end_row = start_row + num_rows;
+    if (a->first_undef_row < end_row) {
+        size_t row_bytes = (size_t)a->blocksperrow * sizeof(JBLOCK);
+        memset(a->rows[a->first_undef_row], 0, (size_t)(end_row - a->first_undef_row) * row_bytes);
+        a->first_undef_row = end_row;
+    }
     return a->rows + start_row;
 }
 
@@ -237,7 +267,7 @@ static JBLOCKARRAY sdg_access_virt_barray(j_common_ptr c, jvirt_barray_ptr ptr, 
 static void sdg_release_barrays(sdg_jpeg *d) {
     d->barrays = NULL;
     sdg_arena_give(d->block);
-    d->block = (sdg_block){NULL, 0};
+    d->block = (sdg_block){NULL, 0, 0};
 }
 
 static void sdg_free_pool(j_common_ptr c, int pool_id) {
