@@ -15,6 +15,11 @@ import TestSupport
         // 2048×2048 grey: its coefficient array is 65,536 blocks of 128 B, 8 MB, 2048 pages.
         let jpeg = try ScanBomb.make(width: 2048, height: 2048, repeats: 0)
         let options = DecodeOptions(targetSize: PixelSize(width: 256, height: 256))
+        // Another decode in progress (as the sheet's second lane): the arena keeps blocks only
+        // while some decode runs.
+        let other = ImageCoders.makeIncrementalDecoder(options: options)
+        other.append(jpeg.prefix(jpeg.count - 2))
+        _ = other.partialImage()
         _ = try ImageCoders.decode(jpeg, options: options)
         var faults: [Int] = []
         for _ in 0..<3 {
@@ -24,6 +29,7 @@ import TestSupport
             #expect(image.size == PixelSize(width: 256, height: 256))
         }
         #expect((faults.min() ?? .max) < 512, "page faults per decode: \(faults) (the coefficient array alone is 2048 pages)")
+        withExtendedLifetime(other) {}
     }
 
     static func minorFaultsOfThisThread() -> Int {
