@@ -1,7 +1,9 @@
 #include "cjpeg.h"
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 long sdg_jpeg_turbo_version_number(void) {
 #ifdef LIBJPEG_TURBO_VERSION_NUMBER
@@ -13,6 +15,10 @@ long sdg_jpeg_turbo_version_number(void) {
 int sdg_jpeg_lib_version(void) { return JPEG_LIB_VERSION; }
 
 #define SDG_JPEG_MAX_COMPONENTS 10  // libjpeg's limit (jmorecfg.h)
+
+/// A block of memory for a decode's coefficient arrays (see "coefficient arrays from a reused arena").
+typedef struct { void *base; size_t size; int fresh; } sdg_block;
+struct sdg_barray;
 
 struct sdg_jpeg {
     struct jpeg_decompress_struct cinfo;
@@ -35,6 +41,13 @@ struct sdg_jpeg {
     uint8_t missing_bits[SDG_JPEG_MAX_COMPONENTS][DCTSIZE2];
     int sufficient_scan[4];  // per scale 1/8, 1/4, 1/2 (index log2 of the denominator): see sdg_jpeg_sufficient_scan
     char message[JMSG_LENGTH_MAX + 1];
+    // The whole-image coefficient arrays (buffered mode) and the block holding them; libjpeg's own
+    // memory manager methods that the arena's wrap.
+    struct sdg_barray *barrays;
+    sdg_block block;
+    void (*mem_realize)(j_common_ptr);
+    void (*mem_free_pool)(j_common_ptr, int);
+    void (*mem_self_destruct)(j_common_ptr);
 };
 
 // MARK: error manager: format the message, jump back into this file, never print.
@@ -88,6 +101,199 @@ static void sdg_skip_input_data(j_decompress_ptr c, long count) {
 }
 static void sdg_term_source(j_decompress_ptr c) { (void)c; }
 
+// MARK: coefficient arrays from a reused arena
+//
+// A progressive (buffered-mode) decode keeps every DCT coefficient of the image: about 36 MB for a
+// 12 MP photo, whatever the output scale, zeroed before use. From malloc each such array is a fresh
+// mapping (the gallery's heap tuning maps every buffer of 1 MB or more on its own, to give image
+// buffers back to the kernel), so every image faulted its pages in again and the kernel zeroed
+// them: 54% of a progressive contact sheet's CPU time. Here the whole-image coefficient arrays
+// ("virtual block arrays", all in memory) come from one block per decode, taken from a small
+// process-wide cache of blocks (at most SDG_ARENA_KEPT bytes kept, and only while some decode
+// runs: when the last one ends every block goes back to the kernel; huge pages where the kernel has
+// them); a reused block is zeroed with memset row by row as libjpeg first reaches each row (a new
+// mapping is zero already); the block goes back when libjpeg frees the image's pool.
+
+#define SDG_ARENA_SLOTS 4
+#define SDG_ARENA_KEPT ((size_t)40 << 20)  // bytes of free blocks kept for the next decodes
+#define SDG_ARENA_ALIGN ((size_t)2 << 20)   // a huge page
+
+
+static pthread_mutex_t sdg_arena_lock = PTHREAD_MUTEX_INITIALIZER;
+static sdg_block sdg_arena_free[SDG_ARENA_SLOTS];
+static int sdg_arena_in_use;  // blocks held by decodes now; at 0 the kept ones go back to the kernel
+
+static sdg_block sdg_arena_take(size_t size) {
+    size = (size + SDG_ARENA_ALIGN - 1) & ~(SDG_ARENA_ALIGN - 1);
+    sdg_block found = {NULL, 0, 0};
+    pthread_mutex_lock(&sdg_arena_lock);
+    int best = -1;
+    for (int i = 0; i < SDG_ARENA_SLOTS; i++) {
+        if (sdg_arena_free[i].base && sdg_arena_free[i].size >= size && sdg_arena_free[i].size <= size * 2
+            && (best < 0 || sdg_arena_free[i].size < sdg_arena_free[best].size)) best = i;
+    }
+    if (best >= 0) {
+        found = sdg_arena_free[best];
+        sdg_arena_free[best] = (sdg_block){NULL, 0, 0};
+    }
+    sdg_arena_in_use++;
+    pthread_mutex_unlock(&sdg_arena_lock);
+    if (found.base) return found;
+    void *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) {
+        pthread_mutex_lock(&sdg_arena_lock);
+        sdg_arena_in_use--;
+        pthread_mutex_unlock(&sdg_arena_lock);
+        return (sdg_block){NULL, 0, 0};
+    }
+#ifdef MADV_HUGEPAGE
+    (void)madvise(base, size, MADV_HUGEPAGE);
+#endif
+    return (sdg_block){base, size, 1};  // zero-filled by the kernel, page by page as it is touched
+}
+
+static void sdg_arena_give(sdg_block block) {
+    if (!block.base) return;
+    pthread_mutex_lock(&sdg_arena_lock);
+    if (--sdg_arena_in_use == 0) {
+        // No decode is running: nothing is kept while idle (what HeapTuning is for).
+        sdg_block kept_blocks[SDG_ARENA_SLOTS];
+        memcpy(kept_blocks, sdg_arena_free, sizeof kept_blocks);
+        memset(sdg_arena_free, 0, sizeof sdg_arena_free);
+        pthread_mutex_unlock(&sdg_arena_lock);
+        for (int i = 0; i < SDG_ARENA_SLOTS; i++) if (kept_blocks[i].base) munmap(kept_blocks[i].base, kept_blocks[i].size);
+        munmap(block.base, block.size);
+        return;
+    }
+    size_t kept = 0;
+    int empty = -1, smallest = -1;
+    for (int i = 0; i < SDG_ARENA_SLOTS; i++) {
+        if (!sdg_arena_free[i].base) { if (empty < 0) empty = i; continue; }
+        kept += sdg_arena_free[i].size;
+        if (smallest < 0 || sdg_arena_free[i].size < sdg_arena_free[smallest].size) smallest = i;
+    }
+    sdg_block drop = block;
+    if (block.size <= SDG_ARENA_KEPT) {
+        // Keep the newest block; make room by dropping the smallest kept ones.
+        while (smallest >= 0 && (empty < 0 || kept + block.size > SDG_ARENA_KEPT)) {
+            sdg_block old = sdg_arena_free[smallest];
+            sdg_arena_free[smallest] = (sdg_block){NULL, 0, 0};
+            kept -= old.size;
+            pthread_mutex_unlock(&sdg_arena_lock);
+            munmap(old.base, old.size);
+            pthread_mutex_lock(&sdg_arena_lock);
+            empty = -1; smallest = -1; kept = 0;
+            for (int i = 0; i < SDG_ARENA_SLOTS; i++) {
+                if (!sdg_arena_free[i].base) { if (empty < 0) empty = i; continue; }
+                kept += sdg_arena_free[i].size;
+                if (smallest < 0 || sdg_arena_free[i].size < sdg_arena_free[smallest].size) smallest = i;
+            }
+        }
+        if (empty >= 0 && kept + block.size <= SDG_ARENA_KEPT) {
+            block.fresh = 0;
+            sdg_arena_free[empty] = block;
+            drop = (sdg_block){NULL, 0, 0};
+        }
+    }
+    pthread_mutex_unlock(&sdg_arena_lock);
+    if (drop.base) munmap(drop.base, drop.size);
+}
+
+/// One whole-image coefficient array, all in memory.
+struct sdg_barray {
+    JBLOCKARRAY rows;       // row pointers into the decoder's block
+    JDIMENSION blocksperrow, numrows;
+    JDIMENSION first_undef_row;  // rows from here on are zeroed when first accessed (a reused block)
+    struct sdg_barray *next;
+};
+
+static jvirt_barray_ptr sdg_request_virt_barray(j_common_ptr c, int pool_id, boolean pre_zero,
+                                                JDIMENSION blocksperrow, JDIMENSION numrows, JDIMENSION maxaccess) {
+    (void)pre_zero; (void)maxaccess;  // every array is zeroed; all of it is in memory
+    sdg_jpeg *d = (sdg_jpeg *)c->client_data;
+    if (pool_id != JPOOL_IMAGE) ERREXIT1(c, JERR_BAD_POOL_ID, pool_id);
+    struct sdg_barray *a = (*c->mem->alloc_small)(c, JPOOL_IMAGE, sizeof(struct sdg_barray));
+    a->rows = NULL;
+    a->first_undef_row = 0;
+    a->blocksperrow = blocksperrow;
+    a->numrows = numrows;
+    a->next = d->barrays;
+    d->barrays = a;
+    return (jvirt_barray_ptr)a;
+}
+
+static void sdg_realize_virt_arrays(j_common_ptr c) {
+    sdg_jpeg *d = (sdg_jpeg *)c->client_data;
+    (*d->mem_realize)(c);  // libjpeg's own (sample arrays; it knows nothing of ours)
+    size_t total = 0;
+    for (struct sdg_barray *a = d->barrays; a; a = a->next) {
+        if (a->rows) continue;
+        total += (size_t)a->blocksperrow * a->numrows * sizeof(JBLOCK);
+    }
+    if (total == 0) return;
+    if (d->block.base) ERREXIT(c, JERR_VIRTUAL_BUG);
+    if ((long)total > c->mem->max_memory_to_use && c->mem->max_memory_to_use > 0) ERREXIT1(c, JERR_OUT_OF_MEMORY, 20);
+    d->block = sdg_arena_take(total);
+    if (!d->block.base) ERREXIT1(c, JERR_OUT_OF_MEMORY, 21);
+    uint8_t *next = d->block.base;
+    for (struct sdg_barray *a = d->barrays; a; a = a->next) {
+        if (a->rows) continue;
+        a->rows = (*c->mem->alloc_small)(c, JPOOL_IMAGE, (size_t)a->numrows * sizeof(JBLOCKROW));
+        for (JDIMENSION r = 0; r < a->numrows; r++) {
+            a->rows[r] = (JBLOCKROW)next;
+            next += (size_t)a->blocksperrow * sizeof(JBLOCK);
+        }
+        // A fresh mapping reads as zeros already; a reused block is zeroed row by row as libjpeg
+        // first reaches it (as its own manager does), so a decode cancelled early touches little.
+        a->first_undef_row = d->block.fresh ? a->numrows : 0;
+    }
+}
+
+static JBLOCKARRAY sdg_access_virt_barray(j_common_ptr c, jvirt_barray_ptr ptr, JDIMENSION start_row,
+                                          JDIMENSION num_rows, boolean writable) {
+    (void)writable;
+    struct sdg_barray *a = (struct sdg_barray *)ptr;
+    if (!a->rows || start_row > a->numrows || num_rows > a->numrows - start_row) ERREXIT(c, JERR_BAD_VIRTUAL_ACCESS);
+    JDIMENSION end_row = start_row + num_rows;
+    if (a->first_undef_row < end_row) {
+        size_t row_bytes = (size_t)a->blocksperrow * sizeof(JBLOCK);
+        memset(a->rows[a->first_undef_row], 0, (size_t)(end_row - a->first_undef_row) * row_bytes);
+        a->first_undef_row = end_row;
+    }
+    return a->rows + start_row;
+}
+
+/// The image's pool (and with it the arrays' headers) goes: the block goes back to the arena.
+static void sdg_release_barrays(sdg_jpeg *d) {
+    d->barrays = NULL;
+    sdg_arena_give(d->block);
+    d->block = (sdg_block){NULL, 0, 0};
+}
+
+static void sdg_free_pool(j_common_ptr c, int pool_id) {
+    sdg_jpeg *d = (sdg_jpeg *)c->client_data;
+    if (pool_id == JPOOL_IMAGE) sdg_release_barrays(d);
+    (*d->mem_free_pool)(c, pool_id);
+}
+
+static void sdg_self_destruct(j_common_ptr c) {
+    sdg_jpeg *d = (sdg_jpeg *)c->client_data;
+    sdg_release_barrays(d);
+    (*d->mem_self_destruct)(c);
+}
+
+static void sdg_install_memory_hooks(sdg_jpeg *d) {
+    struct jpeg_memory_mgr *m = d->cinfo.mem;
+    d->mem_realize = m->realize_virt_arrays;
+    d->mem_free_pool = m->free_pool;
+    d->mem_self_destruct = m->self_destruct;
+    m->request_virt_barray = sdg_request_virt_barray;
+    m->realize_virt_arrays = sdg_realize_virt_arrays;
+    m->access_virt_barray = sdg_access_virt_barray;
+    m->free_pool = sdg_free_pool;
+    m->self_destruct = sdg_self_destruct;
+}
+
 sdg_jpeg *sdg_jpeg_create(void) {
     sdg_jpeg *d = calloc(1, sizeof(sdg_jpeg));
     if (!d) return NULL;
@@ -104,6 +310,7 @@ sdg_jpeg *sdg_jpeg_create(void) {
         return NULL;
     }
     jpeg_create_decompress(&d->cinfo);
+    sdg_install_memory_hooks(d);
     memset(d->missing_bits, 0xFF, sizeof d->missing_bits);
     jpeg_save_markers(&d->cinfo, JPEG_APP0 + 1, 0xFFFF);
     d->src.init_source = sdg_init_source;

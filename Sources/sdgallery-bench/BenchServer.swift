@@ -121,6 +121,7 @@ final class BenchServer: Sendable {
         }
         let size = ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size]) as? Int) ?? 0
         let flight = stats.begin(path: request.path)
+        stats.note("\(request.path) \(request.method.rawValue) range=\(request.headers[HTTPHeader("Range")] ?? "-")")
         let response = ImageFileResponse.make(for: request, file: file, bytesPerSecond: config.bytesPerSecond,
                                               cutAfter: cut ? size / 2 : nil, observer: flight)
         flight.settle(status: response.statusCode.code, cut: cut)

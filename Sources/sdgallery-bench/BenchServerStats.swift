@@ -26,6 +26,23 @@ final class BenchServerStats: Sendable {
     enum Outcome { case failed, notFound }
 
     private let state = Locked(Snapshot())
+    /// One line per image request and per body end (`seconds path range` / `seconds path sent N`),
+    /// when `SDGALLERY_BENCH_REQUEST_LOG` names a file to write them to at the end.
+    let log: Locked<[String]>? = ProcessInfo.processInfo.environment["SDGALLERY_BENCH_REQUEST_LOG"] == nil ? nil : Locked([])
+    private let started = Date()
+
+    /// Appends a line to the request log (if on).
+    func note(_ line: String) {
+        guard let log else { return }
+        let stamp = String(format: "%8.3f", Date().timeIntervalSince(started))
+        log.withLock { $0.append("\(stamp) \(line)") }
+    }
+
+    /// Writes the request log to `SDGALLERY_BENCH_REQUEST_LOG` (if on).
+    func writeLog() {
+        guard let log, let path = ProcessInfo.processInfo.environment["SDGALLERY_BENCH_REQUEST_LOG"] else { return }
+        try? log.withLock { $0.joined(separator: "\n") + "\n" }.write(toFile: path, atomically: true, encoding: .utf8)
+    }
 
     /// A copy of the counters.
     var snapshot: Snapshot { state.withLock { $0 } }
@@ -101,13 +118,17 @@ final class BenchServerStats: Sendable {
         let stats: BenchServerStats
         let path: String
         private let ended = Locked(false)
+        private let bytes = Locked(0)
 
         init(stats: BenchServerStats, path: String) {
             self.stats = stats
             self.path = path
         }
 
-        func sent(_ count: Int) { stats.add(bytes: count, path: path) }
+        func sent(_ count: Int) {
+            stats.add(bytes: count, path: path)
+            bytes.withLock { $0 += count }
+        }
 
         /// Records the response's status; a response without a body (HEAD, 304, 404) ends here.
         func settle(status: Int, cut: Bool) {
@@ -120,7 +141,10 @@ final class BenchServerStats: Sendable {
                 defer { ended = true }
                 return !ended
             }
-            if first { stats.end() }
+            if first {
+                stats.end()
+                stats.note("\(path) sent \(bytes.withLock { $0 })")
+            }
         }
 
         deinit { finish() }

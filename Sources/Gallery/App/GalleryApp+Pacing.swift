@@ -29,6 +29,40 @@ extension GalleryApp {
         return Int32(max(0, (lastKeyScreenChange + Self.flingInterval - now) * 1000).rounded(.up))
     }
 
+    /// How long the screen must stay complete, with no key moving it, before the next screen is
+    /// prefetched: a person looking at a screen pauses far longer; one flinging through screens
+    /// stops on each only until it is complete and a moment more, and the next fling would leave
+    /// a prefetch of the next screen behind, fetched for nothing.
+    static let prefetchPause = 1.0
+
+    /// Holds prefetches when the screen changes, while it loads and while a fling holds downloads,
+    /// and releases them once the screen has been complete for `prefetchPause`.
+    func pacePrefetches(now: Double, screenChanged: Bool) {
+        if screenChanged || status.pendingCells > 0 || holdingDownloads {
+            quietSince = nil
+            if !holdingPrefetches {
+                holdingPrefetches = true
+                source.holdPrefetches(true)
+            }
+            return
+        }
+        let since = quietSince ?? now
+        quietSince = since
+        if holdingPrefetches, now - since >= Self.prefetchPause {
+            holdingPrefetches = false
+            source.holdPrefetches(false)
+        }
+    }
+
+    /// Milliseconds until held prefetches are released (for the poll timeout); nil when none wait.
+    func prefetchesReleaseIn(now: Double) -> Int32? {
+        guard holdingPrefetches, let since = quietSince else { return nil }
+        return Int32(max(0, (since + Self.prefetchPause - now) * 1000).rounded(.up))
+    }
+
+    /// Whether held prefetches are still to start (the settled signal waits for them).
+    var prefetchesWaiting: Bool { holdingPrefetches && !model.prefetchWindow().isEmpty }
+
     /// Bytes of earlier frames the terminal may still hold back when a key's frame is presented:
     /// more, and the key waits (with the keys after it) until the terminal has caught up.
     static let keyFrameBacklogLimit = 256 << 10

@@ -27,6 +27,10 @@ public final class GalleryApp {
     /// When a key last changed which items are bound, and whether downloads are held for a fling.
     var lastKeyScreenChange = -Double.infinity
     var holdingDownloads = false
+    /// Since when the screen is complete and no key moved it (nil: it is not), and whether
+    /// prefetches are held until that lasts `prefetchPause` (`GalleryApp+Pacing`).
+    var quietSince: Double?
+    var holdingPrefetches = false
     /// The filter generation running scans serve (`GalleryApp+Filter`); set on the UI thread, read by scans.
     let currentFilterGeneration = Locked(0)
     /// Frames presented.
@@ -128,6 +132,7 @@ public final class GalleryApp {
         inbox.claimOwnership()
         model.resize(terminal: screen.size, cellPixels: screen.cellPixels)
         apply(model.reconcile())
+        pacePrefetches(now: Self.now(), screenChanged: true)
         present()
     }
 
@@ -139,6 +144,7 @@ public final class GalleryApp {
         var timeout: Int32 = decoder.hasPending ? escapeTimeout : (busy ? 120 : 1000)
         if let next = pictures.animation.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
         if let release = flingEndsIn(now: Self.now()) { timeout = min(timeout, release) }
+        if let release = prefetchesReleaseIn(now: Self.now()) { timeout = min(timeout, release) }
         if (dirty || repaintAll) && terminalKeepsUp(forKey: keyWaiting != nil) {
             // A frame is owed: wake when its slot comes (while the terminal is behind, its room
             // for more bytes wakes the loop instead).
@@ -181,6 +187,7 @@ public final class GalleryApp {
         if inputAt != nil, !diff.binds.isEmpty { screenChangedByKey(at: Self.now()) }
         apply(diff)
         releaseDownloadsAfterFling(now: Self.now())
+        pacePrefetches(now: Self.now(), screenChanged: !diff.binds.isEmpty)
         followAnimation()
         if pictures.tickAnimation(now: Self.now()) { dirty = true }
         // Load updates (progress chunks, partial images) are paced to 60 frames a second; a key's

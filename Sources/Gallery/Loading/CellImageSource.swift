@@ -64,6 +64,9 @@ public protocol CellImageSource: AnyObject {
     /// go on): the gallery holds them while the user flings through screens, so screens flown past
     /// cost no requests (as a scrolling list pauses its image requests during a fling).
     func holdDownloads(_ hold: Bool)
+    /// While held, prefetches wait (in order) instead of starting: the gallery holds them until the
+    /// screen has been complete for a pause, so a fling leaves no prefetch of a screen flown past.
+    func holdPrefetches(_ hold: Bool)
     /// The image a bind of `item` at `targetSize` would show at once (the memory cache's), if any:
     /// the gallery encodes the next screen's pictures ahead with it while idle.
     func cachedImage(for item: GalleryItem, targetSize: PixelSize) -> Image?
@@ -74,6 +77,8 @@ extension CellImageSource {
     public func beginScreen() {}
     /// Sources without downloads have nothing to hold.
     public func holdDownloads(_ hold: Bool) {}
+    /// Sources without prefetches have nothing to hold.
+    public func holdPrefetches(_ hold: Bool) {}
     /// Sources without a memory cache have nothing at hand.
     public func cachedImage(for item: GalleryItem, targetSize: PixelSize) -> Image? { nil }
 }

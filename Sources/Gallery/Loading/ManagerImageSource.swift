@@ -35,6 +35,10 @@ public final class ManagerImageSource: CellImageSource {
     private var loadingSlots: Set<SlotID> = []
     /// Prefetches waiting for the visible loads to settle, in request order.
     private var deferredPrefetches: [(request: PrefetchRequest, url: URL)] = []
+    /// Inside `bind`: a memory hit settles inline, and the screen's other binds are still to come.
+    private var binding = false
+    /// Whether the gallery holds prefetches (`holdPrefetches`).
+    private var prefetchesHeld = false
     /// URLs whose bodies this run downloaded (a prefetch's, say): their images in the memory cache are
     /// no cache hits for the status bar and `--stats` (an empty cache counted every prefetch as one).
     private let downloaded = Locked<Set<URL>>([])
@@ -60,6 +64,13 @@ public final class ManagerImageSource: CellImageSource {
 
     /// Holds (or releases) new downloads: the downloader is suspended meanwhile.
     public func holdDownloads(_ hold: Bool) { manager.downloader.isSuspended = hold }
+
+    /// Holds (or releases) prefetches: held ones wait, in order, and start on release once no
+    /// visible load is left.
+    public func holdPrefetches(_ hold: Bool) {
+        prefetchesHeld = hold
+        startDeferredPrefetchesIfIdle()
+    }
 
     /// The memory cache's image of the item at `targetSize`: a manager load that answers from memory
     /// only, which completes inline (no disk read, no request).
@@ -92,6 +103,8 @@ public final class ManagerImageSource: CellImageSource {
         nextQueueOrder -= 1
         // A cached image being revalidated stays on screen whatever the revalidation says.
         let showsCached = Locked(false)
+        binding = true
+        defer { binding = false }
         imageSlot.setImage(with: request) { [weak self] result in
             if result.isRevalidating { showsCached.withLock { $0 = true } }
             if result.isFinished || result.error != nil {
@@ -124,16 +137,23 @@ public final class ManagerImageSource: CellImageSource {
     }
 
     /// Cancels the slot's load: its `ImageSlot` drops every completion of it still on the way.
+    /// A cancel starts no deferred prefetch: it comes with the binds of the next screen (a scroll),
+    /// which are often the very items the prefetches were for — started first, such a prefetch
+    /// raced the bind's own load and fetched the image a second time.
     public func cancel(slot: SlotID) {
         slots[slot]?.cancelCurrentImageLoad()
         cancelAdopted(slot)
-        visibleLoadSettled(slot)
+        loadingSlots.remove(slot)
     }
 
-    /// A visible load ended (or was cancelled): once none is left, the deferred prefetches start.
+    /// A visible load ended: once none is left, the deferred prefetches start.
     private func visibleLoadSettled(_ slot: SlotID) {
         loadingSlots.remove(slot)
-        guard loadingSlots.isEmpty, !deferredPrefetches.isEmpty else { return }
+        startDeferredPrefetchesIfIdle()
+    }
+
+    private func startDeferredPrefetchesIfIdle() {
+        guard loadingSlots.isEmpty, !binding, !prefetchesHeld, !deferredPrefetches.isEmpty else { return }
         let waiting = deferredPrefetches
         deferredPrefetches.removeAll()
         for (request, url) in waiting { startPrefetch(request, url: url) }
@@ -143,12 +163,15 @@ public final class ManagerImageSource: CellImageSource {
         for token in adopted.removeValue(forKey: slot) ?? [] { token.cancel() }
     }
 
-    /// Prefetch joining: a prefetch of the URL at this size becomes the slot's — the slot's load joins
-    /// its transfer in the downloader (one request), and the prefetch ends when the slot is cancelled.
+    /// Prefetch joining: a running prefetch of the URL at this size becomes the slot's — the slot's
+    /// load joins its transfer in the downloader (one request), and the prefetch ends when the slot
+    /// is cancelled. One still waiting for a prefetch slot is cancelled: started later, it checks the
+    /// cache, misses while the slot's load is decoding, and downloads the image a second time.
     private func adoptPrefetches(of url: URL, at target: PixelSize, into slot: SlotID) {
         for (request, entry) in prefetches where entry.url == url && request.target == target {
             prefetches[request] = nil
-            if !entry.token.isDone { adopted[slot, default: []].append(entry.token) }
+            guard !entry.token.isDone else { continue }
+            if entry.token.hasStarted { adopted[slot, default: []].append(entry.token) } else { entry.token.cancel() }
         }
     }
 
@@ -162,7 +185,8 @@ public final class ManagerImageSource: CellImageSource {
     public func prefetch(_ request: PrefetchRequest, item: GalleryItem) {
         let url = item.entry.location.url
         guard prefetches[request] == nil, !url.isFileURL, !deferredPrefetches.contains(where: { $0.request == request }) else { return }
-        if loadingSlots.isEmpty { startPrefetch(request, url: url) } else { deferredPrefetches.append((request, url)) }
+        deferredPrefetches.append((request, url))
+        startDeferredPrefetchesIfIdle()
     }
 
     private func startPrefetch(_ request: PrefetchRequest, url: URL) {

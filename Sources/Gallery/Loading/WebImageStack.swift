@@ -124,9 +124,11 @@ public final class WebImageStack: Sendable {
     }
 
     /// `--print`'s: a sheet's cell stops its transfer (or its file read) once its image is final at
-    /// the cell's size, as the gallery's cells do (not with `--refresh`).
+    /// the cell's size, as the gallery's cells do (not with `--refresh`), and no partial image is
+    /// decoded: nobody sees one.
     static func printOptions(_ options: GalleryOptions) -> ImageRequest.Options {
-        options.refresh ? requestOptions(options) : requestOptions(options).union([.progressiveLoad, .stopWhenSufficient])
+        let options = requestOptions(options).subtracting(.progressiveLoad)
+        return options.contains(.refreshCached) ? options : options.union(.stopWhenSufficient)
     }
 
     /// Downloader start/stop → the status bar (active, queued, bytes), through the inbox. The counts

@@ -45,20 +45,6 @@ extension ImageDownloadOperation {
         return true
     }
 
-    /// Whether `data` starts a progressive JPEG (its first SOF marker is SOF2, SOF6, SOF10 or SOF14).
-    static func isProgressiveJPEG(_ data: Data) -> Bool {
-        let bytes = [UInt8](data.prefix(Self.headProbeLength))
-        var i = 2
-        while i + 4 <= bytes.count, bytes[i] == 0xFF {
-            let marker = bytes[i + 1]
-            if marker == 0xFF { i += 1; continue }
-            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) { return [0xC2, 0xC6, 0xCA, 0xCE].contains(marker) }
-            if marker == 0xDA || marker == 0xD9 { return false }
-            i += 2 + (Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]))
-        }
-        return false
-    }
-
     /// Where a resumed progressive JPEG's first window ends when every handler stops once its image
     /// is final (64 KB past the bytes kept; the windows after it grow by half): the kept bytes (a
     /// cell's scans, from an earlier run) often hold the image already, and a fast link would
@@ -66,7 +52,7 @@ extension ImageDownloadOperation {
     func resumeWindowEnd(_ partial: PartialDownload) -> Int64? {
         let handlers = state.withLock { Array($0.handlers.values) }
         guard !setup.isConditional, !handlers.isEmpty, handlers.allSatisfy({ $0.stopsWhenSufficient && $0.decodeOptions.targetSize != nil }),
-              Self.isProgressiveJPEG(partial.data) else { return nil }
+              JPEGHead.isProgressive(partial.data) else { return nil }
         let kept = Int64(partial.data.count)
         let end = kept + Int64(Self.headProbeLength)
         return partial.totalLength > end ? end : nil
@@ -83,9 +69,12 @@ extension ImageDownloadOperation {
             guard let length = state.response?.headers["content-length"].flatMap({ Int($0) }), state.data.count < length else { return nil }
             // A baseline head without an EXIF thumbnail cannot be enough: continue at once, here,
             // rather than after the decode lane (busy with other images) has looked at it.
-            if state.offset == 0, !Self.isProgressiveJPEG(state.data), !ExifThumbnail.isPresent(inJPEG: state.data) {
+            if state.offset == 0, !JPEGHead.mayStopEarly(state.data) {
                 let partial = PartialDownload(data: state.data, response: state.response)
                 Self.resetAttempt(&state)
+                // Without partial images to show, nothing is gained by decoding as the bytes come:
+                // the end decodes in one shot (cheaper than feeding libjpeg chunk by chunk).
+                if !isProgressive { state.rendersPartially = false }
                 return (Data(), .some(partial))
             }
             defer { state.undecoded = Data() }
@@ -116,7 +105,7 @@ extension ImageDownloadOperation {
             // Only a progressive file's scans can be worth another window: its DC scans (1/8) within
             // 512 KB, its 1/4 or 1/2 scans further in; each window half again the bytes so far.
             let end = max(Self.secondWindowEnd, Int64(partial.data.count) * 3 / 2)
-            let windowed = partial.totalLength > end && Self.isProgressiveJPEG(partial.data)
+            let windowed = partial.totalLength > end && JPEGHead.isProgressive(partial.data)
             state.withLock { $0.decoderHasPartial = true }  // the decoder has every byte so far: it goes on from here
             launch(resuming: partial, through: windowed ? end : nil)
         }

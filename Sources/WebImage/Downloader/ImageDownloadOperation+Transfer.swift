@@ -58,7 +58,7 @@ extension ImageDownloadOperation {
     func didReceive(_ chunk: Data, received: Int64, expected: Int64) {
         setup.statistics.noteBytes(chunk.count)
         let interval = setup.progressiveInterval
-        let progressive = isProgressive
+        let progressive = decodesIncrementally, partials = isProgressive
         let work = state.withLock { state -> (progress: [DownloadHandler], partial: Data?, render: Bool, offset: Int64)? in
             guard state.phase == .running else { return nil }
             if state.data.isEmpty, expected > 0 {
@@ -74,7 +74,7 @@ extension ImageDownloadOperation {
             if progressive, state.rendersPartially != false {
                 state.undecoded.append(chunk)
                 let now = ContinuousClock.now
-                let due = state.lastPartial.map { now - $0 >= interval } ?? true
+                let due = partials && (state.lastPartial.map { now - $0 >= interval } ?? true)
                 // A transfer that may stop once the image is final at its size feeds the decoder
                 // every chunk (rendering a partial only at the interval), so it stops on time: a
                 // 1/4 or 1/2 scale's scans can end megabytes in. The decoding is work the final
@@ -172,7 +172,7 @@ extension ImageDownloadOperation {
         case .success(let response):
             var decoded: [DecodeOptions: Result<Image, DecodeError>] = [:]
             let primary = setup.decodeOptions
-            if isProgressive && incremental {
+            if decodesIncrementally && incremental {
                 let decoder = incrementalDecoder()
                 decoded[primary] = ImageDecoding.typed {
                     decoder.append(rest)

@@ -57,6 +57,9 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
     public var url: URL { setup.url }
     /// Whether progressive partial images are wanted.
     var isProgressive: Bool { setup.options.contains(.progressiveLoad) }
+    /// Whether the bytes go to the incremental decoder as they arrive: for partial images, or to
+    /// stop once the image is final at its size (`.stopWhenSufficient`, partials or not).
+    var decodesIncrementally: Bool { isProgressive || setup.options.contains(.stopWhenSufficient) }
 
     /// The highest handler priority (`.normal` with no handlers).
     public var priority: DownloadPriority {

@@ -68,12 +68,12 @@ extension ImageManager {
 
 extension ImageRequest {
     /// The request that revalidates a cached copy: the stored validators as conditional headers, a
-    /// fresh answer asked of intermediaries (`.ignoreCachedResponse`), and no progressive frames over
-    /// the cached image (so no early stop either). Everything else stays.
+    /// fresh answer asked of intermediaries (`.ignoreCachedResponse`), no progressive frames over
+    /// the cached image and no early stop. Everything else stays.
     func revalidating(_ validators: HTTPValidators) -> ImageRequest {
         var request = self
         for (name, value) in validators.conditionalHeaders { request.headers[name] = value }
-        request.options.remove(.progressiveLoad)
+        request.options.subtract([.progressiveLoad, .stopWhenSufficient])
         request.options.insert(.ignoreCachedResponse)
         return request
     }

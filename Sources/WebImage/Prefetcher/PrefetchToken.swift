@@ -38,6 +38,9 @@ public final class PrefetchToken: Cancellable {
     public var failedCount: Int { state.withLock { $0.failed } }
     /// Whether every URL is done or the prefetch was cancelled.
     public var isDone: Bool { state.withLock { $0.done || $0.cancelled } }
+    /// Whether a load of this prefetch has started (or ended): false while every URL still waits
+    /// for a free prefetch slot.
+    public var hasStarted: Bool { state.withLock { !$0.running.isEmpty || $0.finished + $0.skipped > 0 } }
 
     /// Stops the prefetch: loads in flight are cancelled (their transfers stop unless an on-screen
     /// load joined them), queued ones never start, no callback follows.

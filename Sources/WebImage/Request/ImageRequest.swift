@@ -80,12 +80,14 @@ public struct ImageRequest: Sendable, Hashable {
 
         /// Deliver partial images while the download runs (`isFinished == false`).
         public static let progressiveLoad = Options(rawValue: 1 << 7)
-        /// With `.progressiveLoad`: the download stops once the image is final at the target size
+        /// The download (or a local file's read) stops once the image is final at the target size
         /// (`IncrementalDecoding.sufficientImage()`: the EXIF thumbnail when it holds the target; a
         /// progressive JPEG's scans that carry the 1/8, 1/4 or 1/2 scale the target needs, decided
         /// from its scan script; an Adam7 PNG's or interlaced GIF's first pass) and keeps the body so far for a later `Range` request; such an image is
         /// kept in memory only (`isWholeBody == false`). Only when every request sharing the transfer
-        /// asks for it at the same size. Ignored with `.refreshCached` and `.originalData`.
+        /// asks for it at the same size. Ignored with `.refreshCached` and `.originalData`. The bytes
+        /// go to an incremental decoder as they arrive; partial images are delivered only with
+        /// `.progressiveLoad` (a `--print` sheet asks for the stop alone: nobody sees partials).
         public static let stopWhenSufficient = Options(rawValue: 1 << 8)
         /// Decode within the downloader's pixel budget (`ImageDownloaderConfig.scaleDownPixelBudget`)
         /// when the request has no target size.
@@ -121,7 +123,6 @@ public struct ImageRequest: Sendable, Hashable {
 
     /// Whether a transfer may stop once the image is final at the target size.
     var stopsWhenSufficient: Bool {
-        options.contains(.stopWhenSufficient) && options.contains(.progressiveLoad)
-            && options.isDisjoint(with: [.refreshCached, .originalData])
+        options.contains(.stopWhenSufficient) && options.isDisjoint(with: [.refreshCached, .originalData])
     }
 }

@@ -64,6 +64,7 @@ final class RecordingSource: CellImageSource, Sendable {
     func cancelPrefetch(_ request: PrefetchRequest) { log.withLock { $0.append("unprefetch \(request.index)") } }
     func cancelAll() { log.withLock { $0.append("cancelAll") } }
     func holdDownloads(_ hold: Bool) { log.withLock { $0.append(hold ? "hold" : "release") } }
+    func holdPrefetches(_ hold: Bool) { log.withLock { $0.append(hold ? "hold prefetches" : "release prefetches") } }
     /// With `sharedImages`, the memory cache: the images made so far (by binds; a prefetch makes its item's).
     func cachedImage(for item: GalleryItem, targetSize: PixelSize) -> Image? {
         guard let shared = sharedImages else { return nil }

@@ -23,6 +23,17 @@ import TestSupport
         #expect(stack.manager.cacheKey(for: other) == "https://example.com/a.png")
     }
 
+    /// A `--print` sheet asks for the early stop and no partial renders (nobody sees them);
+    /// with `--refresh`, for neither (a revalidation gets the whole original).
+    @Test func printAsksForTheStopWithoutPartials() {
+        var options = GalleryOptions()
+        #expect(WebImageStack.requestOptions(options).contains(.progressiveLoad))
+        #expect(WebImageStack.printOptions(options).contains(.stopWhenSufficient))
+        #expect(!WebImageStack.printOptions(options).contains(.progressiveLoad))
+        options.refresh = true
+        #expect(WebImageStack.printOptions(options).isDisjoint(with: [.stopWhenSufficient, .progressiveLoad]))
+    }
+
     @Test(.timeLimit(.minutes(1)))
     func printLoadsGetTheManagerOptionsRefreshRevalidates() async throws {
         let server = try await LoopbackServer.start()

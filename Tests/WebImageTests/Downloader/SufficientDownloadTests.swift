@@ -85,6 +85,31 @@ import TestSupport
         await kit.tearDown()
     }
 
+    /// `--print`'s request: the stop alone (`.stopWhenSufficient` without `.progressiveLoad`,
+    /// awaited through `image(for:)`) still stops after the DC scan, and no partial image is
+    /// rendered on the way. Before, the stop needed `.progressiveLoad`, which `image(for:)` drops:
+    /// the sheet fetched and decoded every byte.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg"), "needs cjpeg (libjpeg-turbo-progs)"))
+    func theStopWithoutPartialsStopsAfterTheDCScanAndRendersNoPartial() async throws {
+        let body = try await Self.progressiveJPEG(width: 1024, height: 768)
+        let kit = try await ManagerTestKit.make()
+        var stub = StubResponse.ok(body, contentType: "image/jpeg")
+        stub.etag = "\"j1\""
+        stub.bytesPerSecond = 1_000_000
+        kit.server.route("/p.jpg", stub)
+        let url = kit.server.url("/p.jpg")
+        let cell = PixelSize(width: 120, height: 90)
+        let results = await Self.load(kit, url, options: [.stopWhenSufficient], size: cell)
+        #expect(results.count == 1 && results.allSatisfy(\.isFinished), "partial renders: \(results.filter { !$0.isFinished }.count)")
+        #expect(results.last?.image?.size == cell)
+        let awaited = try await kit.manager.image(for: ImageRequest(url: url, targetSize: cell, options: [.stopWhenSufficient]))
+        #expect(awaited.image?.size == cell)
+        _ = await kit.server.waitUntil { $0.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
+        let sent = kit.server.requests(to: "/p.jpg").reduce(0) { $0 + $1.bytesSent }
+        #expect(sent < body.count / 4, "sent \(sent) of \(body.count) bytes")
+        await kit.tearDown()
+    }
+
     /// Peak signal-to-noise ratio of two images of one size over their RGB channels, in dB.
     static func psnr(_ a: Image, _ b: Image) -> Double {
         var sum = 0.0

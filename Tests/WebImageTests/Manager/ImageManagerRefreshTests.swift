@@ -155,10 +155,12 @@ private final class Refuser: ImageManagerDelegate {
         #expect(!request.options.contains(.ignoreCachedResponse) && request.headers.isEmpty)
     }
 
-    @Test func aTransferStopsEarlyOnlyForAProgressiveLoadOfTheImageNotTheOriginalOrARefresh() {
+    /// The stop needs no partial images (`--print` asks for it alone), only not the original or a refresh.
+    @Test func aTransferStopsEarlyForTheImageNotTheOriginalOrARefresh() {
         let url = URL(string: "https://e.example/a.jpg")
         #expect(ImageRequest(url: url, options: [.progressiveLoad, .stopWhenSufficient]).stopsWhenSufficient)
-        #expect(!ImageRequest(url: url, options: [.stopWhenSufficient]).stopsWhenSufficient)
+        #expect(ImageRequest(url: url, options: [.stopWhenSufficient]).stopsWhenSufficient)
+        #expect(!ImageRequest(url: url, options: [.progressiveLoad]).stopsWhenSufficient)
         #expect(!ImageRequest(url: url, options: [.progressiveLoad, .stopWhenSufficient, .refreshCached]).stopsWhenSufficient)
         #expect(!ImageRequest(url: url, options: [.progressiveLoad, .stopWhenSufficient, .originalData]).stopsWhenSufficient)
     }
