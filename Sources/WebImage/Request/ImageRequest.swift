@@ -83,8 +83,9 @@ public struct ImageRequest: Sendable, Hashable {
         /// The download (or a local file's read) stops once the image is final at the target size
         /// (`IncrementalDecoding.sufficientImage()`: the EXIF thumbnail when it holds the target; a
         /// progressive JPEG's scans that carry the 1/8, 1/4 or 1/2 scale the target needs, decided
-        /// from its scan script; an Adam7 PNG's or interlaced GIF's first pass) and keeps the body so far for a later `Range` request; such an image is
-        /// kept in memory only (`isWholeBody == false`). Only when every request sharing the transfer
+        /// from its scan script; an Adam7 PNG's or interlaced GIF's first pass) and keeps the body so far for a later `Range` request; such an image
+        /// (`isWholeBody == false`) goes to disk as the URL's early entry (`EarlyImageEntry`), never as
+        /// its original. Only when every request sharing the transfer
         /// asks for it at the same size. Ignored with `.refreshCached` and `.originalData`. The bytes
         /// go to an incremental decoder as they arrive; partial images are delivered only with
         /// `.progressiveLoad` (a `--print` sheet asks for the stop alone: nobody sees partials).
