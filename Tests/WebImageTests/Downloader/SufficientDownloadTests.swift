@@ -40,6 +40,17 @@ import TestSupport
     }
 
     /// A load's results until its final one (partial renders come first with `.progressiveLoad`).
+    /// A manager kit whose loopback server serves `body` as a JPEG at `path`, with `etag`, at `rate`
+    /// bytes a second; and the URL.
+    static func serving(_ body: Data, at path: String, etag: String, rate: Int, memory: Bool = true) async throws -> (ManagerTestKit, URL) {
+        let kit = try await ManagerTestKit.make(memory: memory)
+        var stub = StubResponse.ok(body, contentType: "image/jpeg")
+        stub.etag = etag
+        stub.bytesPerSecond = rate
+        kit.server.route(path, stub)
+        return (kit, kit.server.url(path))
+    }
+
     static func load(_ kit: ManagerTestKit, _ url: URL, options: ImageRequest.Options, size: PixelSize) async -> [ImageLoadResult] {
         let results = LoadRecorder()
         kit.manager.loadImage(with: ImageRequest(url: url, targetSize: size, options: options)) { results.record($0) }
@@ -51,12 +62,7 @@ import TestSupport
     func aProgressiveCellStopsAfterItsDCScanAndTheFullViewResumesWithRange() async throws {
         let body = try await Self.progressiveJPEG(width: 1024, height: 768)
         let dcEnd = JPEGScans.ends(body)[0]
-        let kit = try await ManagerTestKit.make()
-        var stub = StubResponse.ok(body, contentType: "image/jpeg")
-        stub.etag = "\"j1\""
-        stub.bytesPerSecond = 1_000_000
-        kit.server.route("/p.jpg", stub)
-        let url = kit.server.url("/p.jpg")
+        let (kit, url) = try await Self.serving(body, at: "/p.jpg", etag: "\"j1\"", rate: 1_000_000)
 
         // The cell: 120×90 is at most 1/8 of 1024×768 per axis.
         let cell = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: PixelSize(width: 120, height: 90))
@@ -92,12 +98,7 @@ import TestSupport
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg"), "needs cjpeg (libjpeg-turbo-progs)"))
     func theStopWithoutPartialsStopsAfterTheDCScanAndRendersNoPartial() async throws {
         let body = try await Self.progressiveJPEG(width: 1024, height: 768)
-        let kit = try await ManagerTestKit.make()
-        var stub = StubResponse.ok(body, contentType: "image/jpeg")
-        stub.etag = "\"j1\""
-        stub.bytesPerSecond = 1_000_000
-        kit.server.route("/p.jpg", stub)
-        let url = kit.server.url("/p.jpg")
+        let (kit, url) = try await Self.serving(body, at: "/p.jpg", etag: "\"j1\"", rate: 1_000_000)
         let cell = PixelSize(width: 120, height: 90)
         let results = await Self.load(kit, url, options: [.stopWhenSufficient], size: cell)
         #expect(results.count == 1 && results.allSatisfy(\.isFinished), "partial renders: \(results.filter { !$0.isFinished }.count)")
@@ -136,12 +137,7 @@ import TestSupport
         }
         let ends = JPEGScans.ends(body)
         try #require(ends.count == 10, "libjpeg's default progressive script has 10 scans")
-        let kit = try await ManagerTestKit.make()
-        var stub = StubResponse.ok(body, contentType: "image/jpeg")
-        stub.etag = "\"q1\""
-        stub.bytesPerSecond = 250_000
-        kit.server.route("/q.jpg", stub)
-        let url = kit.server.url("/q.jpg")
+        let (kit, url) = try await Self.serving(body, at: "/q.jpg", etag: "\"q1\"", rate: 250_000)
 
         // 200×150: more than 1/8 (128×96), at most 1/4 (256×192) of 1024×768.
         let size = PixelSize(width: 200, height: 150)
@@ -179,12 +175,7 @@ import TestSupport
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg"), "needs cjpeg (libjpeg-turbo-progs)"))
     func aSecondLoadOfTheCellResumesInAWindowNotToTheEnd() async throws {
         let body = try await Self.progressiveJPEG(width: 1024, height: 768)
-        let kit = try await ManagerTestKit.make(memory: false)
-        var stub = StubResponse.ok(body, contentType: "image/jpeg")
-        stub.etag = "\"w1\""
-        stub.bytesPerSecond = 1_000_000
-        kit.server.route("/w.jpg", stub)
-        let url = kit.server.url("/w.jpg")
+        let (kit, url) = try await Self.serving(body, at: "/w.jpg", etag: "\"w1\"", rate: 1_000_000, memory: false)
         let size = PixelSize(width: 120, height: 90)
         _ = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: size)
         _ = await kit.server.waitUntil { $0.filter { $0.path == "/w.jpg" }.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
