@@ -67,6 +67,9 @@ public protocol CellImageSource: AnyObject {
     /// While held, prefetches wait (in order) instead of starting: the gallery holds them until the
     /// screen has been complete for a pause, so a fling leaves no prefetch of a screen flown past.
     func holdPrefetches(_ hold: Bool)
+    /// Whether a started prefetch has not ended yet (it may still be looking in the disk cache,
+    /// before any download counts it): the settled signal waits for it, as for a visible load.
+    var prefetchesRunning: Bool { get }
     /// The image a bind of `item` at `targetSize` would show at once (the memory cache's), if any:
     /// the gallery encodes the next screen's pictures ahead with it while idle.
     func cachedImage(for item: GalleryItem, targetSize: PixelSize) -> Image?
@@ -79,6 +82,8 @@ extension CellImageSource {
     public func holdDownloads(_ hold: Bool) {}
     /// Sources without prefetches have nothing to hold.
     public func holdPrefetches(_ hold: Bool) {}
+    /// Sources without prefetches have none running.
+    public var prefetchesRunning: Bool { false }
     /// Sources without a memory cache have nothing at hand.
     public func cachedImage(for item: GalleryItem, targetSize: PixelSize) -> Image? { nil }
 }

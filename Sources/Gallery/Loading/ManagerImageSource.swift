@@ -19,7 +19,8 @@ public final class ManagerImageSource: CellImageSource {
     private let executor: InboxExecutor
     private let prefetcher: ImagePrefetcher
     private let baseOptions: ImageRequest.Options
-    /// Called (on the UI thread) whenever a visible load ends, e.g. to refresh the status bar.
+    /// Called whenever a visible load or a prefetch ends (a visible load's on the UI thread, a
+    /// prefetch's on any), e.g. to refresh the status bar and wake the loop.
     public var onSettled: (@Sendable () -> Void)?
     private var slots: [SlotID: ImageSlot] = [:]
     private var prefetches: [PrefetchRequest: (url: URL, token: PrefetchToken)] = [:]
@@ -191,8 +192,13 @@ public final class ManagerImageSource: CellImageSource {
 
     private func startPrefetch(_ request: PrefetchRequest, url: URL) {
         pruneFinishedPrefetches()
-        prefetches[request] = (url, prefetcher.prefetchURLs([url], targetSize: request.target, storeInMemory: true))
+        let ended = onSettled
+        prefetches[request] = (url, prefetcher.prefetchURLs([url], targetSize: request.target, storeInMemory: true) { _, _ in ended?() })
     }
+
+    /// Whether a started prefetch has not ended: from its start (a disk-cache look first, no download
+    /// yet) to its image in the cache. An adopted one counts with its slot's visible load.
+    public var prefetchesRunning: Bool { prefetches.values.contains { !$0.token.isDone } }
 
     /// Cancels a prefetch (the user turned around); its transfer stops unless a visible load joined it.
     public func cancelPrefetch(_ request: PrefetchRequest) {

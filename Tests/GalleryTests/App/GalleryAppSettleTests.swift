@@ -62,4 +62,25 @@ import TestSupport
         harness.type("q")
         #expect(await harness.finish())
     }
+
+    /// A prefetch still running (released, looking in the disk cache, not yet a download) keeps the
+    /// screen unsettled; its end settles it. Before, the screen was called settled the moment the
+    /// prefetches were released, and their downloads' "2 active" followed in the status bar.
+    @Test func aRunningPrefetchIsNotSettledAndItsEndSettles() async throws {
+        let (eventLog, settle, dir) = try Self.log()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = RecordingSource()
+        source.running.withLock { $0 = true }
+        let harness = try AppHarness(count: 100, source: source, eventLog: eventLog)
+        #expect(await harness.wait { $0.contains("release prefetches") })
+        // Looked at on the UI thread after the release: no loop step may have settled.
+        #expect(await harness.onUI { $0.app.isSettled } == false)
+        #expect(settle.settled.isEmpty, "settled with a prefetch running: \(settle.lines)")
+        source.running.withLock { $0 = false }
+        _ = await harness.onUI { _ in true }  // the prefetch's end wakes the loop (here: this work)
+        let settled = try await Blocking.run { settle.waitSettled(keys: 0, timeout: 15) }
+        #expect(settled != nil, "\(settle.lines)")
+        harness.type("q")
+        #expect(await harness.finish())
+    }
 }

@@ -18,6 +18,8 @@ final class RecordingSource: CellImageSource, Sendable {
     /// given again (same id) on every bind, as the memory cache does for a list with repeated URLs.
     let sharedImages: Int?
     let cached = Locked<[Int: Image]>([:])
+    /// What `prefetchesRunning` answers (a test sets it).
+    let running = Locked(false)
 
     init(failIndex: Int? = nil, animated: Bool = false, origin: String = "file", sharedImages: Int? = nil) {
         self.failIndex = failIndex
@@ -65,6 +67,7 @@ final class RecordingSource: CellImageSource, Sendable {
     func cancelAll() { log.withLock { $0.append("cancelAll") } }
     func holdDownloads(_ hold: Bool) { log.withLock { $0.append(hold ? "hold" : "release") } }
     func holdPrefetches(_ hold: Bool) { log.withLock { $0.append(hold ? "hold prefetches" : "release prefetches") } }
+    var prefetchesRunning: Bool { running.withLock { $0 } }
     /// With `sharedImages`, the memory cache: the images made so far (by binds; a prefetch makes its item's).
     func cachedImage(for item: GalleryItem, targetSize: PixelSize) -> Image? {
         guard let shared = sharedImages else { return nil }

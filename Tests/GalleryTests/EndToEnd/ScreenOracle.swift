@@ -5,7 +5,7 @@ import TestSupport
 /// The screen oracle of the real-terminal tests: after what a user does (keys, paging while images
 /// load, a resize), once the screen has settled, it must equal the screen after Ctrl-L (a full
 /// repaint): nothing left over from earlier frames. Screenshots of the whole X screen; set
-/// `SDG_KEEP_SHOTS=DIR` to keep them for a look.
+/// `SDG_KEEP_SHOTS=DIR` to keep them (and the gallery's event log) for a look.
 enum ScreenOracle {
     /// Images of several shapes and colours, `count` list entries cycling through them (`list.txt`).
     static func mixedList(in dir: URL, count: Int) async throws {
@@ -83,7 +83,7 @@ enum ScreenOracle {
             return (first && second, differing)
         }
         #expect(settled, "the screen did not settle; the gallery's event log ends with \(log.lines.suffix(2))")
-        keep([before, after, diff])
+        keep([before, after, diff, log.path])
         try inspect(before)
         #expect(differing == 0, "\(differing) pixels differ from the repainted screen after \(label) (\(before))")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import Locking
 import Testing
 import TestSupport
 import WebImage
@@ -74,6 +75,51 @@ import WebImage
         }
         #expect(server.requests(to: "/c.png").first.map { $0.bytesSent >= 400 } == true)
         #expect(requestedWhileLoading == 0, "the prefetch started while the new screen's load ran")
+        await server.stop()
+    }
+
+    /// A started prefetch runs from its start (it looks in the caches first: no download counts it
+    /// yet) until its image is cached, and says when it ends (`onSettled`, which wakes the loop):
+    /// the settled signal waits for it. Before, the gallery called a screen settled in the moment
+    /// between releasing its prefetches and their downloads starting, and the xterm oracle's
+    /// screenshot caught the status bar's "2 active" that came right after.
+    @Test(.timeLimit(.minutes(1)))
+    func aStartedPrefetchRunsUntilItsImageIsCachedAndSaysWhenItEnds() async throws {
+        let server = try await LoopbackServer.start()
+        var noise: UInt64 = 11
+        let pixels = (0..<(64 * 64 * 4)).map { _ -> UInt8 in
+            noise = noise &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: noise >> 56)
+        }
+        var stub = StubResponse.ok(TestPNG.make(width: 64, height: 64, rgba: pixels), contentType: "image/png")
+        stub.bytesPerSecond = 40_000  // about half a second
+        server.route("/a.png", stub)
+        let item = ManagerImageSourceTests.item(server.url("/a.png"))
+        let cell = PixelSize(width: 64, height: 64)
+        let ended = Locked(0)
+        let seen = try await Blocking.run { () throws -> (held: Bool, started: Bool, ended: Bool, endings: Int, cached: Bool) in
+            let inbox = try UIInbox<GalleryEvent>()
+            inbox.claimOwnership()
+            let source = ManagerImageSourceTests.makeSource(inbox)
+            defer { source.cancelAll() }
+            source.onSettled = { ended.withLock { $0 += 1 } }
+            source.holdPrefetches(true)
+            source.prefetch(PrefetchRequest(index: 0, target: cell), item: item)
+            let held = source.prefetchesRunning
+            source.holdPrefetches(false)
+            let started = source.prefetchesRunning
+            let deadline = Date().addingTimeInterval(20)
+            while ended.withLock({ $0 }) == 0, Date() < deadline {
+                var wake = pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&wake, 1, 20)
+                for case .work(let work) in inbox.drain() { work() }
+            }
+            return (held, started, source.prefetchesRunning, ended.withLock { $0 }, source.cachedImage(for: item, targetSize: cell) != nil)
+        }
+        #expect(!seen.held, "a held prefetch has not started")
+        #expect(seen.started, "a released prefetch runs before its download counts")
+        #expect(seen.endings == 1 && !seen.ended, "ended \(seen.endings) times; running after: \(seen.ended)")
+        #expect(seen.cached)
         await server.stop()
     }
 }
