@@ -229,13 +229,8 @@ import WebImage
                 }
             }
         }
-        let deadline = start + .seconds(40)
-        while ContinuousClock.now < deadline {
-            if outcomes.withLock({ all in names.allSatisfy { all[$0]?.settledAfter != nil } }) { break }
-            var wake = pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&wake, 1, 20)
-            for case .work(let work) in inbox.drain() { work() }
-        }
+        let deadline = Date().addingTimeInterval(40)
+        inbox.runWork(until: { outcomes.withLock { all in names.allSatisfy { all[$0]?.settledAfter != nil } } }, deadline: deadline)
         for source in sources.values { source.cancelAll() }
         return outcomes.withLock { $0 }
     }

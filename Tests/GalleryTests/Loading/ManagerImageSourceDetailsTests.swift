@@ -35,11 +35,7 @@ import WebImage
                     source.bind(slot: SlotID(run * 10 + slot), item: Self.item(url), targetSize: PixelSize(width: 16, height: 16), options: []) { update in
                         if case .final(_, let details) = update { shown.append(details) }
                     }
-                    while shown.count == before, Date() < deadline {
-                        var wake = pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-                        _ = poll(&wake, 1, 20)
-                        for case .work(let work) in inbox.drain() { work() }
-                    }
+                    inbox.runWork(until: { shown.count != before }, deadline: deadline)
                 }
                 source.cancelAll()
                 manager.cache.waitUntilIdle()

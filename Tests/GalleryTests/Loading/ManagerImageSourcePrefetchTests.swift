@@ -43,12 +43,7 @@ import WebImage
     @Test(.timeLimit(.minutes(1)))
     func cancellingTheVisibleLoadsStartsNoWaitingPrefetch() async throws {
         let server = try await LoopbackServer.start()
-        var noise: UInt64 = 7
-        let pixels = (0..<(96 * 96 * 4)).map { _ -> UInt8 in
-            noise = noise &* 6364136223846793005 &+ 1442695040888963407
-            return UInt8(truncatingIfNeeded: noise >> 56)
-        }
-        let body = TestPNG.adam7(width: 96, height: 96, rgba: pixels)  // about 37 KB
+        let body = TestPNG.adam7(width: 96, height: 96, rgba: Self.noise(side: 96, seed: 7))  // about 37 KB
         for name in ["a", "b", "c"] {
             var stub = StubResponse.ok(body, contentType: "image/png")
             stub.bytesPerSecond = name == "b" ? nil : 4_000  // a and c stay loading for seconds
@@ -65,12 +60,7 @@ import WebImage
             // The user scrolls: the slot's load is cancelled and the slot bound to the next item.
             source.cancel(slot: SlotID(0))
             source.bind(slot: SlotID(0), item: ManagerImageSourceTests.item(server.url("/c.png")), targetSize: cell, options: []) { _ in }
-            let deadline = Date().addingTimeInterval(20)
-            while (server.requests(to: "/c.png").first?.bytesSent ?? 0) < 400, Date() < deadline {
-                var wake = pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&wake, 1, 20)
-                for case .work(let work) in inbox.drain() { work() }
-            }
+            inbox.runWork(until: { (server.requests(to: "/c.png").first?.bytesSent ?? 0) >= 400 }, deadline: Date().addingTimeInterval(20))
             return server.requests(to: "/b.png").count
         }
         #expect(server.requests(to: "/c.png").first.map { $0.bytesSent >= 400 } == true)
@@ -86,12 +76,7 @@ import WebImage
     @Test(.timeLimit(.minutes(1)))
     func aStartedPrefetchRunsUntilItsImageIsCachedAndSaysWhenItEnds() async throws {
         let server = try await LoopbackServer.start()
-        var noise: UInt64 = 11
-        let pixels = (0..<(64 * 64 * 4)).map { _ -> UInt8 in
-            noise = noise &* 6364136223846793005 &+ 1442695040888963407
-            return UInt8(truncatingIfNeeded: noise >> 56)
-        }
-        var stub = StubResponse.ok(TestPNG.make(width: 64, height: 64, rgba: pixels), contentType: "image/png")
+        var stub = StubResponse.ok(TestPNG.make(width: 64, height: 64, rgba: Self.noise(side: 64, seed: 11)), contentType: "image/png")
         stub.bytesPerSecond = 40_000  // about half a second
         server.route("/a.png", stub)
         let item = ManagerImageSourceTests.item(server.url("/a.png"))
@@ -108,12 +93,7 @@ import WebImage
             let held = source.prefetchesRunning
             source.holdPrefetches(false)
             let started = source.prefetchesRunning
-            let deadline = Date().addingTimeInterval(20)
-            while ended.withLock({ $0 }) == 0, Date() < deadline {
-                var wake = pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&wake, 1, 20)
-                for case .work(let work) in inbox.drain() { work() }
-            }
+            inbox.runWork(until: { ended.withLock { $0 } > 0 }, deadline: Date().addingTimeInterval(20))
             return (held, started, source.prefetchesRunning, ended.withLock { $0 }, source.cachedImage(for: item, targetSize: cell) != nil)
         }
         #expect(!seen.held, "a held prefetch has not started")
@@ -122,4 +102,14 @@ import WebImage
         #expect(seen.cached)
         await server.stop()
     }
+
+    /// RGBA noise, `side`×`side` (incompressible: a transfer of it takes its size on the wire).
+    static func noise(side: Int, seed: UInt64) -> [UInt8] {
+        var state = seed
+        return (0..<(side * side * 4)).map { _ -> UInt8 in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+    }
+
 }

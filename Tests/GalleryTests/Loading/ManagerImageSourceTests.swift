@@ -79,11 +79,7 @@ import WebImage
                 source.bind(slot: SlotID(slot), item: Self.item(url), targetSize: PixelSize(width: 64, height: 64), options: []) { update in
                     if case .final(_, let details) = update { origins.append(details.origin ?? "?") }
                 }
-                while origins.count <= slot, Date() < deadline {
-                    var wake = pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-                    _ = poll(&wake, 1, 20)
-                    for case .work(let work) in inbox.drain() { work() }
-                }
+                inbox.runWork(until: { origins.count > slot }, deadline: deadline)
             }
             #expect(source.counters.snapshot.memoryHits == 0)
             source.cancelAll()
@@ -102,18 +98,11 @@ import WebImage
         let target = PixelSize(width: 64, height: 64)
         var first: [String] = [], second: [String] = []
         let deadline = Date().addingTimeInterval(40)
-        func pump(until done: () -> Bool) {
-            while !done(), Date() < deadline {
-                var wake = pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&wake, 1, 20)
-                for case .work(let work) in inbox.drain() { work() }
-            }
-        }
         source.bind(slot: SlotID(0), item: item(url), targetSize: target, options: []) { first.append(describe($0)) }
-        pump { first.contains { $0.hasPrefix("final") || $0.hasPrefix("failed") } }
+        inbox.runWork(until: { first.contains { $0.hasPrefix("final") || $0.hasPrefix("failed") } }, deadline: deadline)
         between()
         source.bind(slot: SlotID(0), item: item(url), targetSize: target, options: []) { second.append(describe($0)) }
-        pump { second.count >= 2 && !second.last!.hasPrefix("progress") }
+        inbox.runWork(until: { second.count >= 2 && !second.last!.hasPrefix("progress") }, deadline: deadline)
         source.cancelAll()
         return (first, second)
     }
@@ -153,11 +142,7 @@ import WebImage
         }
         // Rebind the slot before the queued completion runs.
         source.bind(slot: SlotID(0), item: item(second), targetSize: target, options: []) { secondSeen.append(describe($0)) }
-        while !secondSeen.contains(where: { $0.hasPrefix("final") || $0.hasPrefix("failed") }), Date() < deadline {
-            var wake = pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&wake, 1, 20)
-            for case .work(let work) in inbox.drain() { work() }
-        }
+        inbox.runWork(until: { secondSeen.contains { $0.hasPrefix("final") || $0.hasPrefix("failed") } }, deadline: deadline)
         for case .work(let work) in inbox.drain() { work() }
         source.cancelAll()
         return (firstSeen, secondSeen)

@@ -137,3 +137,16 @@ enum ProcessResources {
         return inodes
     }
 }
+
+extension ImageDownloader {
+    /// Waits (up to 30 s) until no download runs or waits: whatever a cancelled handler could still
+    /// hear has been handed on by then. "Nothing after cancel" tests look then, not after a fixed sleep.
+    func untilIdle() async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while currentDownloadCount > 0 || queuedDownloadCount > 0 {
+            if ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return true
+    }
+}

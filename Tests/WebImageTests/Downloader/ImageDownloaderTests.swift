@@ -35,7 +35,7 @@ struct ImageDownloaderTests {
         first?.cancel()
         let countAtCancel = progressOfCancelled.all.count
         #expect(await kept.wait(count: 1))
-        try await Task.sleep(for: .milliseconds(50))
+        #expect(await downloader.untilIdle())
         #expect(cancelled.all.isEmpty)
         #expect(progressOfCancelled.all.count == countAtCancel)
         #expect((try? kept.all.first?.get().isFinished) == true)

@@ -87,7 +87,7 @@ import TestSupport
         #expect(await kit.server.waitUntil { $0.count == 2 })
         prefetcher.cancelPrefetching()
         #expect(await kit.server.waitUntil(timeout: .seconds(30)) { $0.allSatisfy(\.clientDisconnectedEarly) })
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await kit.manager.untilIdle())
         #expect(kit.server.requests.count == 2)
         #expect(completed.all.count == 0)
         await kit.tearDown()

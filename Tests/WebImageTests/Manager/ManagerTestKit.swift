@@ -59,6 +59,20 @@ struct ManagerTestKit {
 typealias LoadRecorder = CallbackRecorder<ImageLoadResult>
 
 extension ImageManager {
+    /// Waits (up to 30 s) until this manager runs no operation, its downloader is idle and its
+    /// cache's queues too: by then whatever a cancelled load could still call back has been handed
+    /// on. "Nothing after cancel" tests look then, not after a fixed sleep.
+    func untilIdle() async -> Bool {
+        guard await downloader.untilIdle() else { return false }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !runningOperations.isEmpty {
+            if ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        cache.waitUntilIdle()
+        return true
+    }
+
     /// Loads and waits for `deliveries` results.
     func results(
         _ url: URL?, options: ImageRequest.Options = [], targetSize: PixelSize? = nil, priority: DownloadPriority = .normal,
