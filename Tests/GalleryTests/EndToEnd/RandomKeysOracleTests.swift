@@ -36,15 +36,17 @@ struct RandomKeysOracleTests {
         return keys
     }
 
-    /// The seeds and terminals to run: `SDG_EXPLORE_SEEDS` (a count, from seed 1) and
-    /// `SDG_EXPLORE_TERMINAL`, else one fixed seed in each terminal (11 xterm, 12 mlterm, 13 kitty).
-    static var cases: [(GraphicalTerminal.Kind, UInt64)] {
+    /// The seeds and terminals to run, as `terminal:seed`: `SDG_EXPLORE_SEEDS` (a count, from seed 1)
+    /// and `SDG_EXPLORE_TERMINAL`, else one fixed seed in each terminal (11 xterm, 12 mlterm,
+    /// 13 kitty, 14 Konsole, 15 foot, 16 GNOME Terminal, 17 tmux). `tmux` is tmux 3.5a (its own
+    /// sixel) inside xterm.
+    static var cases: [String] {
         let environment = ProcessInfo.processInfo.environment
-        let kinds = environment["SDG_EXPLORE_TERMINAL"].flatMap(GraphicalTerminal.Kind.init(rawValue:)).map { [$0] } ?? GraphicalTerminal.Kind.allCases
+        let names = environment["SDG_EXPLORE_TERMINAL"].map { [$0] } ?? GraphicalTerminal.Kind.allCases.map(\.rawValue) + ["tmux"]
         guard let count = environment["SDG_EXPLORE_SEEDS"].flatMap(UInt64.init) else {
-            return zip(kinds, [11, 12, 13]).map { ($0, $1) }
+            return zip(names, 11...).map { "\($0):\($1)" }
         }
-        return kinds.flatMap { kind in (1...max(1, count)).map { (kind, $0) } }
+        return names.flatMap { name in (1...max(1, count)).map { "\(name):\($0)" } }
     }
 
     /// Defects known to make some seeds fail in these terminals (issue 23); failures there are known
@@ -54,23 +56,36 @@ struct RandomKeysOracleTests {
         .kitty: "issue 23 #1: kitty re-places images freed by another image's d=I",
     ]
 
-    @Test(.timeLimit(.minutes(10)), arguments: cases.map { "\($0.0.rawValue):\($0.1)" })
+    @Test(.timeLimit(.minutes(10)), arguments: cases)
     func randomKeysSettleAsAFullRepaint(_ which: String) async throws {
         let parts = which.split(separator: ":")
-        guard parts.count == 2, let kind = GraphicalTerminal.Kind(rawValue: String(parts[0])), let seed = UInt64(parts[1]) else { return }
-        if let missing = GraphicalTerminal.missingTools(for: kind) {
+        let inTmux = parts.first == "tmux"
+        guard parts.count == 2, let kind = inTmux ? .xterm : GraphicalTerminal.Kind(rawValue: String(parts[0])),
+              let seed = UInt64(parts[1]) else { return }
+        if let missing = GraphicalTerminal.missingTools(for: kind) ?? (inTmux && !TmuxReach.tmux35Installed ? "no tmux 3.5a (scripts/setup)" : nil) {
             print("skipped \(which): \(missing)")
             return
         }
         let keys = Self.keys(seed: seed)
         let label = "seed-\(seed)"
-        print("random keys \(kind) seed \(seed): \(keys.joined(separator: " "))")
+        print("random keys \(inTmux ? "tmux" : kind.rawValue) seed \(seed): \(keys.joined(separator: " "))")
+        let socket = "sdg-explore-\(UUID().uuidString.prefix(8))"
+        defer { if inTmux { _ = try? ChildProcess.run(TmuxReach.tmux35, ["-L", socket, "kill-server"], timeout: 10) } }
         let run = {
-            try await ScreenOracle.check(kind, label: label, arguments: "--demo --demo-rate 300k", settleTimeout: 90) { terminal, _ in
+            try await ScreenOracle.check(kind, label: label, arguments: "--demo --demo-rate 300k", settleTimeout: 90, wrap: { command in
+                // No status line: its clock would change the screen.
+                inTmux ? "\(TmuxReach.tmux35) -L \(socket) -f /dev/null new-session '\(command)' \\; set -g status off" : command
+            }) { terminal, _ in
+                // Inside tmux no event log says when the gallery reads keys: wait for its status bar.
+                if inTmux {
+                    _ = GraphicalTerminal.waitUntil(timeout: 30) {
+                        ((try? ChildProcess.run(TmuxReach.tmux35, ["-L", socket, "capture-pane", "-p", "-t", "0"], timeout: 10).out) ?? "").contains("q quit")
+                    }
+                }
                 try terminal.xdotool(["key", "--delay", "150"] + keys)
             }
         }
-        if let known = Self.knownIssues[kind] {
+        if let known = inTmux ? nil : Self.knownIssues[kind] {
             await withKnownIssue(Comment(rawValue: "\(known) (seed \(seed): \(keys.joined(separator: " ")))"), isIntermittent: true) { try await run() }
         } else {
             try await run()

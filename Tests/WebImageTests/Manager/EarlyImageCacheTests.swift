@@ -50,6 +50,15 @@ import TestSupport
                        manager: ManagerTestKit.makeManager(directory: kit.directory, clock: kit.clock, partials: true), clock: kit.clock)
     }
 
+    /// A later run's cell load of a URL whose cached image is revalidated: the cached image, then
+    /// what the revalidation brings.
+    static func revalidatedCell(_ later: ManagerTestKit, _ url: URL) async -> [ImageLoadResult] {
+        let results = LoadRecorder()
+        later.manager.loadImage(with: ImageRequest(url: url, targetSize: cell, options: cellOptions)) { results.record($0) }
+        _ = await results.wait(count: 2, timeout: .seconds(30))
+        return results.all
+    }
+
     static func earlyKey(_ kit: ManagerTestKit, _ url: URL) -> String {
         EarlyImageEntry.diskKey(for: ImageCacheKey(urlKey: kit.manager.cacheKey(for: url)))
     }
@@ -165,10 +174,7 @@ import TestSupport
         let (kit, url, cold) = try await Self.kitAfterACell(body, path: "/n.jpg", etag: "\"n1\"", cacheControl: "no-cache")
         kit.server.route("/n.jpg", Self.stub(changed, etag: "\"n2\"", cacheControl: "no-cache"))
         let later = Self.laterRun(kit)
-        let results = LoadRecorder()
-        later.manager.loadImage(with: ImageRequest(url: url, targetSize: Self.cell, options: Self.cellOptions)) { results.record($0) }
-        _ = await results.wait(count: 2, timeout: .seconds(30))
-        let revalidated = results.all
+        let revalidated = await Self.revalidatedCell(later, url)
         let shownFirst = revalidated.first?.image?.pixels == cold.pixels
         #expect(revalidated.first?.isRevalidating == true && shownFirst)
         #expect(kit.server.requests(to: "/n.jpg").last?.header("If-None-Match") == "\"n1\"")
@@ -197,10 +203,8 @@ import TestSupport
         // The same file, now fresh for an hour: the 304 carries the new lifetime.
         kit.server.route("/m.jpg", Self.stub(body, etag: "\"m1\"", cacheControl: "max-age=3600"))
         let later = Self.laterRun(kit)
-        let results = LoadRecorder()
-        later.manager.loadImage(with: ImageRequest(url: url, targetSize: Self.cell, options: Self.cellOptions)) { results.record($0) }
-        _ = await results.wait(count: 2, timeout: .seconds(30))
-        #expect(results.all.first?.isRevalidating == true && results.all.last?.isNotModified == true)
+        let results = await Self.revalidatedCell(later, url)
+        #expect(results.first?.isRevalidating == true && results.last?.isNotModified == true)
         #expect(kit.server.requests(to: "/m.jpg").last?.status == 304)
         later.manager.cache.waitUntilIdle()
 
