@@ -137,8 +137,7 @@ public enum GalleryRunner {
             // The terminal (tmux) forced a lesser renderer than the outer terminal could show: say why, once.
             app.status.message = limitation
         }
-        if let tmux = profile.tmuxImages, model.layout.pageCapacity < GalleryLayout(
-            mode: options.viewMode, terminal: screen.size, cellPixels: screen.cellPixels, columnsOverride: options.columns).pageCapacity {
+        if let tmux = profile.tmuxImages, model.layout.cappedByImageLimit {
             // tmux keeps only so many images: the grid holds fewer cells than the screen could.
             app.status.message = tmux.note
         }

@@ -52,6 +52,8 @@ public struct GalleryLayout: Sendable, Hashable {
     /// Item rows that fit on one screen (at least 1 when any content row exists), fewer when an
     /// image limit holds.
     public private(set) var visibleRows: Int
+    /// Whether `imageLimit` made this screen hold fewer items than it could (the status bar says why).
+    public private(set) var cappedByImageLimit = false
 
     /// Rows available above the status bar.
     public var contentRows: Int { max(0, terminal.rows - 1) }
@@ -67,6 +69,7 @@ public struct GalleryLayout: Sendable, Hashable {
     public init(mode: ViewMode, terminal: CellSize, cellPixels: PixelSize, columnsOverride: Int? = nil, imageLimit: Int? = nil) {
         self.init(mode: mode, terminal: terminal, cellPixels: cellPixels, unlimited: columnsOverride)
         guard let limit = imageLimit.map({ max(1, $0) }), pageCapacity > limit else { return }
+        defer { cappedByImageLimit = true }
         if mode == .grid {
             if columnsOverride == nil {
                 // The fewer, larger columns that show the most items within the limit.
