@@ -130,10 +130,12 @@ final class BenchServerStats: Sendable {
             bytes.withLock { $0 += count }
         }
 
-        /// Records the response's status; a response without a body (HEAD, 304, 404) ends here.
+        /// Records the response's status; a response without a body (304, 404, an injected failure)
+        /// ends here. A 200 or 206 (a `Range` request) ends when its body is let go of; a HEAD's 200
+        /// has none and ends when the server drops the flight.
         func settle(status: Int, cut: Bool) {
             stats.settle(path: path, status: status, cut: cut && status == 200)
-            if status != 200 { finish() }
+            if status != 200 && status != 206 { finish() }
         }
 
         private func finish() {

@@ -19,10 +19,14 @@ struct PtyRunner {
     var rows = 48
     var cellWidth = 10
     var cellHeight = 20
-    /// The environment of the program (PATH, HOME are added when missing).
+    /// The environment of the program. PATH, HOME, TMPDIR and the XDG base directories are taken
+    /// from the bench's own environment when missing, so `XDG_CACHE_HOME=… sdgallery-bench pty …`
+    /// keeps the program out of `~/.cache`.
     var environment: [String: String] = ["TERM": "xterm-256color", "COLORTERM": "truecolor", "LANG": "C.UTF-8"]
     /// Where the program's standard error goes (nil: the pty, like standard output).
     var stderrPath: String?
+    /// The variables passed through from the bench's environment.
+    static let inherited: Set<String> = ["PATH", "HOME", "TMPDIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"]
     /// Killed (SIGKILL) after this many seconds.
     var timeout: Double = 300
 
@@ -143,7 +147,7 @@ struct PtyRunner {
         let setsid: Int32 = 0x80  // POSIX_SPAWN_SETSID (glibc ≥ 2.26), not imported into Swift
         posix_spawnattr_setflags(&attr, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | setsid))
 
-        var env = ProcessInfo.processInfo.environment.filter { ["PATH", "HOME", "TMPDIR"].contains($0.key) }
+        var env = ProcessInfo.processInfo.environment.filter { Self.inherited.contains($0.key) }
         env.merge(environment) { _, new in new }
         let argv = command.map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
