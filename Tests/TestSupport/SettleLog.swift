@@ -62,8 +62,8 @@ public struct SettleLog: Sendable {
         }
     }
 
-    /// The program's state now: the last line when it is `settled` (a frame written after it means
-    /// the program is busy again), else nil.
+    /// The program's state now: the last line when it is `settled` (a frame written or a `waiting`
+    /// line after it means the program is busy again), else nil.
     public var current: Settled? {
         guard let last = lines.last, last.hasPrefix("settled ") else { return nil }
         return Self.parse(last)

@@ -6,7 +6,12 @@ import Foundation
 /// - `frame K written`: frame K (and everything before it) has been handed to the terminal.
 /// - `settled frame=K keys=N loads=0 paints=0`: nothing is pending — no load, decode, paint,
 ///   frame or byte owed to the terminal, no key waiting — and frame K is the last one written, after
-///   N keys were read. Written once per change of K or N: a key that changes nothing still settles.
+///   N keys were read. Written once per change of K or N (a key that changes nothing still
+///   settles), and again after a `waiting` line.
+/// - `waiting NAME…`: what keeps the loop from settling (`GalleryApp.pendingWork`: `frame`,
+///   `repaint`, `key`, `input`, `fling`, `cells`, `downloads`, `paints`, `animation`, `output`,
+///   `prefetches-held`, `prefetches-running`), written when that set changes. A `waiting` line after
+///   a `settled` one means the program is busy again.
 ///
 /// Written by the UI thread only; a write that fails is dropped (the log never stops the program).
 public final class EventLog {

@@ -39,8 +39,8 @@ public final class GalleryApp {
     public internal(set) var keysRead = 0
     /// Where "frame written" and "settled" lines go (`SDGALLERY_EVENT_LOG`); nil: nowhere.
     public var eventLog: EventLog?
-    /// The last frame and settled state reported to `eventLog`.
-    var reported = (written: -1, settledFrame: -1, settledKeys: -1)
+    /// The last frame, pending work and settled state reported to `eventLog`.
+    var reported = (written: -1, waiting: [String](), settledFrame: -1, settledKeys: -1)
 
     let screen: Screen
     let source: CellImageSource

@@ -76,6 +76,9 @@ import TestSupport
         // Looked at on the UI thread after the release: no loop step may have settled.
         #expect(await harness.onUI { $0.app.isSettled } == false)
         #expect(settle.settled.isEmpty, "settled with a prefetch running: \(settle.lines)")
+        // The log says what it waits for.
+        #expect(await harness.onUI { $0.app.pendingWork } == ["prefetches-running"])
+        #expect(await harness.untilUI { _ in settle.lines.last == "waiting prefetches-running" }, "\(settle.lines)")
         source.running.withLock { $0 = false }
         _ = await harness.onUI { _ in true }  // the prefetch's end wakes the loop (here: this work)
         let settled = try await Blocking.run { settle.waitSettled(keys: 0, timeout: 15) }
