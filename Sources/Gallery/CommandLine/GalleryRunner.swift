@@ -173,9 +173,15 @@ public enum GalleryRunner {
         var sheet = ContactSheet(width: width, columns: options.columns, cellPixels: profile.cellPixelSize, depth: profile.colorDepth)
         sheet.painter = components.makePainter(options, profile)
         if let limitation = profile.limitation { stderr("sdgallery: \(limitation)\n") }
-        if let tmux = profile.tmuxImages, list.entries.count > tmux.limit {
-            // A sheet is written once: tmux keeps its last images, and draws only those when it redraws the pane.
-            stderr("sdgallery: \(tmux.sheetNote)\n")
+        if let tmux = profile.tmuxImages {
+            // A sheet is written once: tmux keeps its last images, and draws only those when it
+            // redraws the pane. So each row's images go as one (xterm's default largest sixel when
+            // the terminal did not say), and the note is for a screen that still shows more.
+            sheet.rowImageWidth = profile.renderer.graphicsLimit?.width ?? 1000
+            let screenRows = profile.window?.cells.rows ?? 24
+            if sheet.bitmapsPerScreen(screenRows: screenRows, entries: list.entries.count) > tmux.limit {
+                stderr("sdgallery: \(tmux.sheetNote)\n")
+            }
         }
         let started = GalleryApp.now()
         let failures = sheet.render(list.entries, load: components.loadForPrint, write: stdout)

@@ -7,6 +7,7 @@ import TerminalGraphics
 /// the painter (half blocks or ASCII as text rows; sixel or kitty bitmaps into rows reserved with
 /// newlines first, so nothing scrolls under an image) with captions under them, row after row; or,
 /// for terminals without colours (`TERM=dumb`), captions only. Exits when every image is final.
+/// For tmux drawing sixel itself a row's bitmaps go as one (`rowImageWidth`).
 public struct ContactSheet: Sendable {
     /// Output width in columns.
     public var width: Int
@@ -24,6 +25,11 @@ public struct ContactSheet: Sendable {
     /// downloader's concurrency limit and the decode queues bound the real parallelism.
     public var lookahead = 16
 
+    /// When set, each grid row's images are drawn as one bitmap at most this many pixels wide (more
+    /// when the row is wider), not one per entry: for tmux drawing sixel itself, which keeps only a
+    /// few images (`TmuxImages`, `ContactSheet+RowImages`). nil: one bitmap per entry.
+    public var rowImageWidth: Int?
+
     /// Creates a sheet.
     public init(width: Int, columns: Int? = nil, cellPixels: PixelSize = PixelSize(width: 8, height: 16), depth: ColorDepth?) {
         self.width = max(1, width)
@@ -39,8 +45,7 @@ public struct ContactSheet: Sendable {
     public func render(_ entries: [URLListEntry],
                        load: @escaping @Sendable (URLListEntry, PixelSize?) async -> Result<(Image, ImageDetails), LoadFailure>,
                        write: (String) -> Void) -> Int {
-        let layout = GalleryLayout(mode: .grid, terminal: CellSize(columns: width, rows: 10_000), cellPixels: cellPixels, columnsOverride: columns)
-        let imageRows = depth == nil ? 0 : min(layout.imageRows, max(1, layout.cellWidth))
+        let (layout, imageRows) = sheetLayout()
         let painter = self.painter ?? RendererPainter(renderer: HalfBlockRenderer(colorDepth: depth ?? .truecolor))
         let target = CellRect(column: 0, row: 0, columns: layout.cellWidth, rows: imageRows)
             .pixelSize(cellPixels: DecodePixels.perCell(cellPixels: cellPixels, samples: painter.samplesPerCell))
@@ -54,34 +59,63 @@ public struct ContactSheet: Sendable {
             let results = (start..<start + row.count).map { loads.result(at: $0) }
             var items: [GalleryItem] = []
             var pictures: [RenderedImage?] = []
-            for (entry, result) in zip(row, results) {
+            var composing: [RowImage] = []
+            for (offset, (entry, result)) in zip(row, results).enumerated() {
                 var item = GalleryItem(entry: entry)
+                var picture: RenderedImage?
                 switch result {
                 case .success(let (image, details)):
                     item.state = .final
                     item.pixelSize = details.pixelSize
                     item.byteCount = details.byteCount
-                    pictures.append(imageRows > 0 ? painter.paint(image, cells: CellSize(columns: layout.cellWidth, rows: imageRows), cellPixels: cellPixels) : nil)
+                    if imageRows > 0, rowImageWidth != nil, let place = layout.placement(of: start + offset, scrollRow: layout.row(of: start + offset)) {
+                        composing.append(RowImage(offset: offset, image: image, rect: CellRect(column: place.image.column, row: 0, columns: place.image.columns, rows: imageRows)))
+                    } else if imageRows > 0 {
+                        picture = painter.paint(image, cells: CellSize(columns: layout.cellWidth, rows: imageRows), cellPixels: cellPixels)
+                    }
                 case .failure(let failure):
                     item.state = .failure(failure.message)
                     failures += 1
-                    pictures.append(nil)
                 }
+                pictures.append(picture)
                 items.append(item)
             }
-            write(lines(items: items, pictures: pictures, layout: layout, imageRows: imageRows, firstIndex: start,
+            let composed = Self.composed(composing, imageRows: imageRows, cellPixels: cellPixels, maxWidth: rowImageWidth ?? 0).compactMap { bitmap in
+                painter.paint(bitmap.image, cells: CellSize(columns: bitmap.rect.columns, rows: imageRows), cellPixels: cellPixels)
+                    .map { (offset: bitmap.offsets[0], placement: BitmapPlacement(column: bitmap.rect.column, row: 0, image: $0)) }
+            }
+            write(lines(items: items, pictures: pictures, composed: composed, layout: layout, imageRows: imageRows, firstIndex: start,
                         uploaded: &uploaded).joined(separator: "\n") + "\n")
             start += layout.columns
         }
         return failures
     }
 
+    /// The grid the sheet lays its rows out in, and the image rows of each (none without colours).
+    func sheetLayout() -> (layout: GalleryLayout, imageRows: Int) {
+        let layout = GalleryLayout(mode: .grid, terminal: CellSize(columns: width, rows: 10_000), cellPixels: cellPixels, columnsOverride: columns)
+        return (layout, depth == nil ? 0 : min(layout.imageRows, max(1, layout.cellWidth)))
+    }
+
+    /// The most bitmaps a screen of `screenRows` rows can show at once of a sheet of `entries`: a
+    /// grid row's images are one each, or their pieces at most `rowImageWidth` wide.
+    public func bitmapsPerScreen(screenRows: Int, entries: Int) -> Int {
+        let (layout, imageRows) = sheetLayout()
+        let height = imageRows + layout.captionRows + 1
+        let sheetRows = (entries + layout.columns - 1) / max(1, layout.columns)
+        let rowsShown = min(sheetRows, (max(1, screenRows) - 1 + height - 1) / height + 1)
+        guard let rowImageWidth else { return min(entries, rowsShown * layout.columns) }
+        let rowWidth = layout.columns * layout.cellWidth * max(1, cellPixels.width)
+        return rowsShown * min(layout.columns, (rowWidth + rowImageWidth - 1) / max(1, rowImageWidth))
+    }
+
     /// The text lines of one grid row, laid out as the gallery lays out its grid (`GalleryLayout`'s
     /// rectangles, `FrameComposer`'s placements and captions): the image rows, the captions, a blank
-    /// line. `uploaded` holds the kitty images already sent by this sheet (sending an id again would
-    /// replace it and delete its earlier placements).
-    func lines(items: [GalleryItem], pictures: [RenderedImage?], layout: GalleryLayout, imageRows: Int, firstIndex: Int,
-               uploaded: inout Set<UInt32>) -> [String] {
+    /// line. `composed` are bitmaps placed as they are (a row's images drawn as one, by row offset of
+    /// their first image). `uploaded` holds the kitty images already sent by this sheet (sending an
+    /// id again would replace it and delete its earlier placements).
+    func lines(items: [GalleryItem], pictures: [RenderedImage?], composed: [(offset: Int, placement: BitmapPlacement)] = [],
+               layout: GalleryLayout, imageRows: Int, firstIndex: Int, uploaded: inout Set<UInt32>) -> [String] {
         var composer = FrameComposer(theme: .monochrome)
         composer.marksFailures = true
         var grid = CellGrid(size: CellSize(columns: layout.terminal.columns, rows: imageRows + layout.captionRows))
@@ -96,6 +130,7 @@ public struct ContactSheet: Sendable {
             composer.drawGridCaption(item, selected: false, in: CellRect(column: place.text.column, row: imageRows, columns: place.text.columns,
                                                                          rows: place.text.rows), grid: &grid)
         }
+        placed += composed
         var out: [String] = []
         if placed.contains(where: { Self.isBitmap($0.placement.image) }) {
             out.append(bitmapRows(placed, imageRows: imageRows, firstIndex: firstIndex, uploaded: &uploaded))
