@@ -62,6 +62,12 @@ public struct CellRect: Sendable, Hashable, CustomStringConvertible {
             && row < other.maxRow && other.row < maxRow
     }
 
+    /// A rectangle of `size` (clipped to this one) centred in it, rounding towards the top-left.
+    public func centring(_ size: CellSize) -> CellRect {
+        let columns = min(size.columns, self.columns), rows = min(size.rows, self.rows)
+        return CellRect(column: column + (self.columns - columns) / 2, row: row + (self.rows - rows) / 2, columns: columns, rows: rows)
+    }
+
     /// Whether `other` lies entirely inside this rectangle.
     public func covers(_ other: CellRect) -> Bool {
         other.column >= column && other.row >= row && other.maxColumn <= maxColumn && other.maxRow <= maxRow

@@ -53,12 +53,11 @@ public struct FrameComposer: Sendable {
 
     /// Where a painted image goes in its image rectangle: centred, clipped to it.
     public static func placement(of painted: RenderedImage, in rect: CellRect) -> BitmapPlacement {
-        let columns = min(painted.cells.columns, rect.columns)
-        let rows = min(painted.cells.rows, rect.rows)
+        let place = rect.centring(painted.cells)
         var clipped = painted
-        clipped.cells = CellSize(columns: columns, rows: rows)
-        if clipped.rows.count > rows { clipped.rows = Array(clipped.rows.prefix(rows)) }
-        return BitmapPlacement(column: rect.column + (rect.columns - columns) / 2, row: rect.row + (rect.rows - rows) / 2, image: clipped)
+        clipped.cells = CellSize(columns: place.columns, rows: place.rows)
+        if clipped.rows.count > place.rows { clipped.rows = Array(clipped.rows.prefix(place.rows)) }
+        return BitmapPlacement(column: place.column, row: place.row, image: clipped)
     }
 
     /// Placeholder, progress bar or error box for an image rectangle (text only).

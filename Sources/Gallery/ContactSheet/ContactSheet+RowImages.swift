@@ -22,30 +22,36 @@ extension ContactSheet {
         var offsets: [Int]
     }
 
-    /// `images` (in column order) drawn into bitmaps at most `maxWidth` pixels wide (an image wider
-    /// than that alone gets a bitmap of its own), each `imageRows` cells tall in whole sixel bands.
-    static func composed(_ images: [RowImage], imageRows: Int, cellPixels: PixelSize, maxWidth: Int) -> [RowBitmap] {
-        let cw = max(1, cellPixels.width), ch = max(1, cellPixels.height)
-        let height = max(6, imageRows * ch / 6 * 6)
-        var groups: [[RowImage]] = []
-        for item in images.sorted(by: { $0.rect.column < $1.rect.column }) {
-            if let first = groups.last?.first, (item.rect.column + item.rect.columns - first.rect.column) * cw <= maxWidth {
-                groups[groups.count - 1].append(item)
+    /// Which of `rects` (by index, left to right) share a bitmap: a run of rectangles goes into one
+    /// while it spans at most `maxWidth` pixels of `cellWidth`-pixel cells (a wider one goes alone).
+    static func pieces(_ rects: [CellRect], cellWidth: Int, maxWidth: Int) -> [[Int]] {
+        var groups: [[Int]] = []
+        for i in rects.indices.sorted(by: { rects[$0].column < rects[$1].column }) {
+            if let first = groups.last?.first, (rects[i].maxColumn - rects[first].column) * max(1, cellWidth) <= maxWidth {
+                groups[groups.count - 1].append(i)
             } else {
-                groups.append([item])
+                groups.append([i])
             }
         }
-        return groups.map { group in
+        return groups
+    }
+
+    /// `images` drawn into bitmaps at most `maxWidth` pixels wide (`pieces`), each `imageRows`
+    /// cells tall in whole sixel bands.
+    static func composed(_ images: [RowImage], imageRows: Int, cellPixels: PixelSize, maxWidth: Int) -> [RowBitmap] {
+        let cw = max(1, cellPixels.width), ch = max(1, cellPixels.height)
+        let height = SixelRenderer.bandedHeight(imageRows * ch)
+        return pieces(images.map(\.rect), cellWidth: cw, maxWidth: maxWidth).map { indices in
+            let group = indices.map { images[$0] }
             let left = group[0].rect.column
-            let columns = group.map { $0.rect.column + $0.rect.columns }.max()! - left
+            let columns = group.map(\.rect.maxColumn).max()! - left
             let width = columns * cw
             var canvas = [UInt8](repeating: 0, count: width * height * 4)
             for item in group {
-                let box = PixelSize(width: item.rect.columns * cw, height: height)
-                let size = item.image.size.scaledToFit(box)
-                let used = CellSize(columns: min(item.rect.columns, (size.width + cw - 1) / cw), rows: min(imageRows, (size.height + ch - 1) / ch))
-                let x0 = (item.rect.column - left + (item.rect.columns - used.columns) / 2) * cw
-                let y0 = (imageRows - used.rows) / 2 * ch
+                let size = item.image.size.scaledToFit(PixelSize(width: item.rect.columns * cw, height: height))
+                let place = CellRect(column: item.rect.column, row: 0, columns: item.rect.columns, rows: imageRows)
+                    .centring(CellSize(columns: (size.width + cw - 1) / cw, rows: (size.height + ch - 1) / ch))
+                let x0 = (place.column - left) * cw, y0 = place.row * ch
                 let pixels = item.image.pixels(scaledTo: size)
                 for y in 0..<size.height where y0 + y < height {
                     let count = min(size.width, width - x0) * 4

@@ -105,8 +105,8 @@ public struct ContactSheet: Sendable {
         let sheetRows = (entries + layout.columns - 1) / max(1, layout.columns)
         let rowsShown = min(sheetRows, (max(1, screenRows) - 1 + height - 1) / height + 1)
         guard let rowImageWidth else { return min(entries, rowsShown * layout.columns) }
-        let rowWidth = layout.columns * layout.cellWidth * max(1, cellPixels.width)
-        return rowsShown * min(layout.columns, (rowWidth + rowImageWidth - 1) / max(1, rowImageWidth))
+        let row = (0..<layout.columns).compactMap { layout.placement(of: $0, scrollRow: 0)?.image }
+        return rowsShown * Self.pieces(row, cellWidth: cellPixels.width, maxWidth: rowImageWidth).count
     }
 
     /// The text lines of one grid row, laid out as the gallery lays out its grid (`GalleryLayout`'s

@@ -65,13 +65,17 @@ public struct SixelRenderer: ImageRenderer {
         return image.scaledToFit(box)
     }
 
+    /// The most of `height` pixels that whole sixel bands fill (at least one band): the height a
+    /// `wholeBands` image may take.
+    public static func bandedHeight(_ height: Int) -> Int { max(6, height / 6 * 6) }
+
     /// Renders `image` into at most `cells`.
     public func render(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage {
         try validate(image, cells: cells)
         var limit = graphicsLimit
         if wholeBands {
             let box = cellPixelSize.pixels(for: cells)
-            limit = PixelSize(width: min(limit?.width ?? box.width, box.width), height: max(6, min(limit?.height ?? box.height, box.height) / 6 * 6))
+            limit = PixelSize(width: min(limit?.width ?? box.width, box.width), height: Self.bandedHeight(min(limit?.height ?? box.height, box.height)))
         }
         let size = Self.scaledSize(for: image.size, cells: cells, cellPixelSize: cellPixelSize, limit: limit)
         var rgb: [UInt8]
