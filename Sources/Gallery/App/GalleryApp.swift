@@ -62,7 +62,12 @@ public final class GalleryApp {
     /// The grid the last frame showed (layout and first item row; nil in the full view): the next
     /// frame says how far it scrolled from it.
     var lastGridView: (layout: GalleryLayout, scrollRow: Int)?
-    var quitting = false
+    var quitting = false {
+        didSet { if quitting && quitRequestedAt == nil { quitRequestedAt = Self.now() } }
+    }
+    /// When the quit (key, signal, end of input) was taken: `--stats` reports how long the exit took
+    /// from here (loads cancelled, terminal restored, cache writes done).
+    public private(set) var quitRequestedAt: Double?
     /// When the last frame was presented (for the pacing of frames no key asked for).
     var lastPresent = 0.0
     /// Shortest time between two frames no key asked for: `minimumFrameInterval`; the tests' driver,

@@ -13,6 +13,9 @@ public struct GalleryStats: Sendable {
     public var status: StatusInfo
     /// Seconds the gallery ran.
     public var seconds: Double
+    /// Milliseconds from the quit (its key read) to now: the loop's end, every load cancelled, the
+    /// terminal restored and the cache's writes done; nil when the app did not quit.
+    public var quitMilliseconds: Double?
 
     /// Collects the figures of a finished app.
     public init(app: GalleryApp, started: Double) {
@@ -21,7 +24,9 @@ public struct GalleryStats: Sendable {
         keyToFrameP50 = GalleryStats.percentile(app.keyLatencies, 0.50)
         keyToFrameP95 = GalleryStats.percentile(app.keyLatencies, 0.95)
         status = app.status
-        seconds = GalleryApp.now() - started
+        let now = GalleryApp.now()
+        seconds = now - started
+        quitMilliseconds = app.quitRequestedAt.map { (now - $0) * 1000 }
     }
 
     /// The p-th percentile (nearest rank) of `values`.
@@ -44,6 +49,7 @@ public struct GalleryStats: Sendable {
             "  keys              \(keys)",
             "  key-to-frame p50  \(milliseconds(keyToFrameP50))",
             "  key-to-frame p95  \(milliseconds(keyToFrameP95))",
+            "  quit              \(milliseconds(quitMilliseconds))",
             "  bytes received    \(SizeText.size(status.bytesReceived))",
             "  cache hits        \(status.cacheHits)",
             "  failures          \(status.failures)",

@@ -48,6 +48,10 @@ import TestSupport
         let lines = stats.report.split(separator: "\n")
         #expect(lines.contains { $0.hasPrefix("  key-to-frame p50  ") && $0.hasSuffix(" ms") })
         #expect(lines.contains { $0.hasPrefix("  key-to-frame p95  ") && $0.hasSuffix(" ms") })
+        // How long the quit took, from its key to now (the loop ended, loads cancelled).
+        let quit = try #require(stats.quitMilliseconds)
+        #expect(quit >= 0 && quit < 60_000)
+        #expect(lines.contains { $0.hasPrefix("  quit              ") && $0.hasSuffix(" ms") })
     }
 
     @Test func plainContactSheetHasCaptionsAndNoEscapes() throws {

@@ -50,18 +50,24 @@ struct TrickleGalleryTests {
         await tmux.send("q")
         let exit = await tmux.wait(timeout: 10) { $0.contains("SDG-EXIT=0") }
         #expect(exit.ok, "no clean exit: \(exit.screen)")
-        let at = exit.screen.firstMatch(of: /AT=(\d+)/).flatMap { Int($0.1) }
-        let quitMilliseconds = at.map { Double($0 - sent) / 1e6 } ?? .infinity
-        // The key is read, the frame loop ends, loads are cancelled and the terminal restored within
-        // 100 ms (measured: 16 ms; 260 ms when every chunk was queued). Sanitizers run slower (ThreadSanitizer:
-        // about 1.1 s, its exit checks included).
+        // The key is read, the frame loop ends, loads are cancelled, the terminal restored and the
+        // cache's writes done within 100 ms (measured: 16 ms; 260 ms when every chunk was queued), by
+        // the program's own clock (`--stats`: quit). Sanitizers run slower (ThreadSanitizer: about
+        // 1.1 s, its exit checks included).
         let sanitized = Sanitizers.address || Sanitizers.thread
-        #expect(quitMilliseconds < (sanitized ? 5000 : 100), "q took \(quitMilliseconds) ms to quit")
+        let quit = exit.screen.firstMatch(of: /quit +([\d.]+) ms/).flatMap { Double($0.1) }
+        #expect(quit != nil && quit! < (sanitized ? 5000 : 100), "q took \(quit ?? -1) ms to quit")
+        // Seen from outside, the time also holds starting `tmux send-keys`, tmux passing the key on,
+        // the process's exit and the shell's `date` (CI once measured 452 ms on a loaded machine for
+        // what took 20 ms inside): a hang still shows, noise does not.
+        let at = exit.screen.firstMatch(of: /AT=(\d+)/).flatMap { Int($0.1) }
+        let outside = at.map { Double($0 - sent) / 1e6 } ?? .infinity
+        #expect(outside < (sanitized ? 10_000 : 3000), "q took \(outside) ms to quit, seen from outside")
         // Keys keep their frames quick while the drip runs (measured p95: 11 ms; 203 ms before).
         let p95 = exit.screen.firstMatch(of: /key-to-frame p95 +([\d.]+) ms/).flatMap { Double($0.1) }
         #expect(p95 != nil && (sanitized || p95! < 60), "key-to-frame p95 \(p95 ?? -1) ms while the drip runs")
         if ProcessInfo.processInfo.environment["SDG_TRICKLE_REPORT"] != nil {
-            print("TRICKLE e2e: peak RSS \((peak ?? 0) >> 20) MB; q to exit \(quitMilliseconds) ms; key-to-frame p95 \(p95 ?? -1) ms")
+            print("TRICKLE e2e: peak RSS \((peak ?? 0) >> 20) MB; q to exit \(quit ?? -1) ms (outside \(outside) ms); key-to-frame p95 \(p95 ?? -1) ms")
         }
         _ = await tmux.tmux(["kill-server"])
         await server.stop()
