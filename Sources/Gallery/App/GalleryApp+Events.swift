@@ -7,7 +7,7 @@ extension GalleryApp {
         case .resized:
             _ = screen.updateSize()
             relayout()
-        case .quit: quitting = true
+        case .quit: quit()
         }
     }
 
@@ -21,7 +21,7 @@ extension GalleryApp {
     /// Applies one inbox event on the UI thread.
     func handle(_ event: GalleryEvent) {
         switch event {
-        case .quit: quitting = true
+        case .quit: quit()
         case .work(let work):
             work()
             dirty = true

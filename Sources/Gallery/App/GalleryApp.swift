@@ -62,12 +62,11 @@ public final class GalleryApp {
     /// The grid the last frame showed (layout and first item row; nil in the full view): the next
     /// frame says how far it scrolled from it.
     var lastGridView: (layout: GalleryLayout, scrollRow: Int)?
-    var quitting = false {
-        didSet { if quitting && quitRequestedAt == nil { quitRequestedAt = Self.now() } }
-    }
-    /// When the quit (key, signal, end of input) was taken: `--stats` reports how long the exit took
-    /// from here (loads cancelled, terminal restored, cache writes done).
+    /// When the quit (key, signal, end of input) was taken; nil while the gallery runs. `--stats`
+    /// reports how long the exit took from here (loads cancelled, terminal restored, cache writes done).
     public private(set) var quitRequestedAt: Double?
+    /// Whether the loop ends after this step.
+    var quitting: Bool { quitRequestedAt != nil }
     /// When the last frame was presented (for the pacing of frames no key asked for).
     var lastPresent = 0.0
     /// Shortest time between two frames no key asked for: `minimumFrameInterval`; the tests' driver,
@@ -132,6 +131,11 @@ public final class GalleryApp {
         screen.close()
     }
 
+    /// Ends the loop after this step (the first quit's time is kept).
+    func quit() {
+        if quitRequestedAt == nil { quitRequestedAt = Self.now() }
+    }
+
     /// Before the first wait: takes the inbox, sizes the model, binds the first screen and shows it.
     func start() {
         inbox.claimOwnership()
@@ -169,7 +173,7 @@ public final class GalleryApp {
         if input {
             inputAt = Self.now()
             keyWaiting = keyWaiting ?? inputAt
-            if !readInput() { quitting = true }
+            if !readInput() { quit() }
         } else if timedOut && decoder.hasPending {
             let pending = decoder.flush()
             keysRead += pending.count
@@ -272,7 +276,7 @@ public final class GalleryApp {
                     status.message = "saving is not available here"
                 }
             }
-            if outcome.quit { quitting = true }
+            if outcome.quit { quit() }
             if outcome.redraw { repaintAll = true }
             if outcome.changed { dirty = true }
             if !outcome.refresh.isEmpty { source.beginScreen() }
