@@ -135,7 +135,11 @@ public struct ContactSheet: Sendable {
         if placed.contains(where: { Self.isBitmap($0.placement.image) }) {
             out.append(bitmapRows(placed, imageRows: imageRows, firstIndex: firstIndex, uploaded: &uploaded))
         } else {
-            for row in 0..<imageRows { out.append(Self.trimmed(textRow(row, placed.map(\.placement)))) }
+            // kitty's Unicode placeholders are text over image data uploaded first (once per image).
+            let uploads = placed.compactMap(\.placement.image.upload).filter { uploaded.insert($0.id).inserted }.flatMap(\.bytes)
+            for row in 0..<imageRows {
+                out.append((row == 0 ? String(decoding: uploads, as: UTF8.self) : "") + Self.trimmed(textRow(row, placed.map(\.placement))))
+            }
         }
         for row in imageRows..<grid.size.rows { out.append(Self.trimmed(grid.line(row))) }
         out.append("")

@@ -36,7 +36,7 @@ public struct RendererPainter: CellPainter {
     /// cell's size in pixels.
     public var samplesPerCell: PixelSize? {
         switch renderer.identity.kind {
-        case .sixel, .kitty, .iterm2: nil
+        case .sixel, .kitty, .kittyPlaceholders, .iterm2: nil
         case .halfBlock: PixelSize(width: 1, height: 2)
         case .quadrant: PixelSize(width: 2, height: 2)
         case .sextant: PixelSize(width: 2, height: 3)

@@ -12,8 +12,8 @@ public struct BitmapPlacement: Sendable, Hashable {
     public init(column: Int, row: Int, image: RenderedImage) {
         self.rect = CellRect(column: column, row: row, columns: image.cells.columns, rows: image.cells.rows)
         self.image = image
-        if let upload = image.upload {
-            // kitty: this cell's own placement of the uploaded image (errors reported: the gallery reads
+        if let upload = image.upload, image.rows.isEmpty {
+            // kitty (placed by id; Unicode placeholders are text and need neither): this cell's own placement of the uploaded image (errors reported: the gallery reads
             // them as input and counts them), and the delete of exactly it.
             let placement = KittyRenderer.placementID(column: column, row: row)
             let cells = image.cells

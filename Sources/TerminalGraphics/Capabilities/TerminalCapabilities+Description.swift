@@ -9,5 +9,7 @@ extension TerminalCapabilities: CustomStringConvertible {
         guard inTmux else { return "no" }
         return "yes" + (tmuxVersion.map { ", \($0)" } ?? "") + (tmuxSixel ? ", draws sixel itself" : ", no sixel of its own")
             + (tmuxPassthrough ? ", passthrough on" : "")
+            + (tmuxClient?.switchedPassthroughOn == true ? " (switched on for this pane)" : "")
+            + (tmuxClient.map { ", outer terminal \($0.terminalType ?? "unnamed")\($0.drawsSixel ? " with sixel" : ", no sixel")" } ?? "")
     }
 }

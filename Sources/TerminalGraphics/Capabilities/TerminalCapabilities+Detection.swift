@@ -48,25 +48,43 @@ extension TerminalCapabilities {
         caps.inTmux = hints.inTmux || version.lowercased().hasPrefix("tmux")
         if caps.inTmux {
             caps.tmuxVersion = version.lowercased().hasPrefix("tmux") ? TmuxVersion(version) : hints.tmuxVersion
-            // tmux answers DA1 itself: a 4 there is tmux's own sixel (3.4+ built with it).
-            caps.tmuxSixel = replies.supportsSixel && (caps.tmuxVersion ?? TmuxVersion(major: 0, minor: 0)) >= .firstWithSixel
+            caps.tmuxClient = probe.tmuxClient
+            let tmux = "tmux \(caps.tmuxVersion.map { "\($0)" } ?? "(version unknown)")"
+            // tmux answers DA1 itself: a 4 there is tmux's own sixel (3.4+ built with it), which it
+            // draws only where the outer terminal does (its client's features say `sixel`).
+            let tmuxHasSixel = replies.supportsSixel && (caps.tmuxVersion ?? TmuxVersion(major: 0, minor: 0)) >= .firstWithSixel
+            let outer = probe.tmuxClient?.terminalType ?? "the outer terminal"
+            caps.tmuxSixel = tmuxHasSixel && probe.tmuxClient?.drawsSixel == true
             if caps.tmuxSixel {
-                sources["graphics"] = "DA1 attribute 4 from tmux \(caps.tmuxVersion.map { "\($0)" } ?? "") (tmux draws sixel itself)"
+                sources["graphics"] = "DA1 attribute 4 from \(tmux), and \(outer) draws sixel (client_termfeatures): tmux draws sixel itself"
+            } else if tmuxHasSixel {
+                caps.graphics = .none
+                sources["graphics"] = probe.tmuxClient == nil
+                    ? "DA1 attribute 4 from \(tmux), but tmux did not say whether the outer terminal draws sixel (tmux draws text boxes where it does not)"
+                    : "DA1 attribute 4 from \(tmux), but \(outer) draws no sixel (client_termfeatures): tmux would draw text boxes"
             } else if replies.supportsSixel {
                 // An older tmux (or one that did not say its version) does not draw sixel itself.
-                sources["graphics"] = "DA1 attribute 4, but tmux \(caps.tmuxVersion.map { "\($0)" } ?? "(version unknown)") draws no sixel"
+                sources["graphics"] = "DA1 attribute 4, but \(tmux) draws no sixel"
             }
         }
         // tmux does not speak kitty graphics: inside it, a kitty reply came from the outer terminal
         // through passthrough, which proves `allow-passthrough` is on.
         if caps.inTmux && replies.kittyGraphics == true {
+            caps.graphics = .kitty
             caps.tmuxPassthrough = true
             sources["graphics"] = "kitty graphics query through tmux passthrough"
-        } else if caps.inTmux && caps.graphics == .none && hints.graphics != .none {
-            // tmux answered for itself; the environment it inherited names the outer terminal.
+                + (probe.tmuxClient?.switchedPassthroughOn == true ? " (allow-passthrough switched on for this pane)" : "")
+        } else if caps.inTmux && caps.graphics == .none && hints.graphics != .none
+                    && !(hints.graphics == .sixel && probe.tmuxClient != nil) {
+            // tmux answered for itself; the environment it inherited names the outer terminal (tmux's
+            // own word on sixel, when it gave one, wins).
             caps.graphics = hints.graphics
             sources["graphics"] = "environment (the outer terminal; no reply through tmux passthrough)"
         }
+        // Placeholders are drawn by the terminal that draws the pictures: inside tmux the outer one,
+        // named by tmux (client_termtype, its XTVERSION reply).
+        caps.kittyPlaceholders = KittyPlaceholders.supported(by: caps.inTmux ? probe.tmuxClient?.terminalType : replies.terminalVersion)
+        if caps.kittyPlaceholders { sources["placeholders"] = caps.inTmux ? "tmux client_termtype" : "XTVERSION" }
         if let name = replies.terminalVersion {
             caps.terminalName = name
             sources["terminal"] = "XTVERSION"

@@ -81,9 +81,16 @@ public struct TerminalCapabilities: Sendable, Hashable {
     public var tmuxPassthrough = false
     /// Inside tmux: its version (XTVERSION, else `TERM_PROGRAM_VERSION`).
     public var tmuxVersion: TmuxVersion?
-    /// Inside tmux: tmux draws sixel itself (tmux ≥ 3.4 built with sixel: its DA1 lists 4). Sixel is
-    /// then sent raw, not wrapped for passthrough.
+    /// Inside tmux: tmux draws sixel itself (tmux ≥ 3.4 built with sixel: its DA1 lists 4) *and* the
+    /// outer terminal draws sixel (tmux's `client_termfeatures` has `sixel`): elsewhere tmux draws a
+    /// "SIXEL IMAGE" text box instead. Sixel is then sent raw, not wrapped for passthrough.
     public var tmuxSixel = false
+    /// Inside tmux: what tmux said of the client showing the pane (`TmuxClient`: passthrough, the
+    /// outer terminal's features and XTVERSION), when it was asked.
+    public var tmuxClient: TmuxClient?
+    /// Whether the terminal that draws the pictures (the outer one inside tmux) draws kitty's
+    /// Unicode placeholders (`KittyPlaceholders.supported`: kitty ≥ 0.28, Ghostty), by its XTVERSION.
+    public var kittyPlaceholders = false
     /// The largest sixel bitmap the terminal shows (XTSMGRAPHICS), when it said.
     public var graphicsLimit: PixelSize?
     /// How long the probe waited for replies, in milliseconds (0 when it did not run).

@@ -17,12 +17,15 @@ public struct ProbeResult: Sendable, Hashable {
     public var windowCells: CellSize?
     /// Time spent waiting, in milliseconds.
     public var elapsedMilliseconds: Int
+    /// Inside tmux: what tmux said of its client (passthrough, the outer terminal's features and name).
+    public var tmuxClient: TmuxClient?
 
     /// Creates a result.
     public init(
         status: ProbeStatus, replies: ProbeReplies = ProbeReplies(), windowCellPixelSize: PixelSize? = nil,
-        windowCells: CellSize? = nil, elapsedMilliseconds: Int = 0
+        windowCells: CellSize? = nil, elapsedMilliseconds: Int = 0, tmuxClient: TmuxClient? = nil
     ) {
+        self.tmuxClient = tmuxClient
         self.status = status
         self.replies = replies
         self.windowCellPixelSize = windowCellPixelSize
@@ -50,12 +53,16 @@ public struct TerminalProbe: Sendable {
     public var multiplexer = TerminalMultiplexer.none
     /// The extra wait for the outer terminal's reply (within `timeoutMilliseconds`).
     public var passthroughGraceMilliseconds = 120
-    /// Inside tmux: whether its `allow-passthrough` is on, when already known; off: the wrapped query
-    /// is not sent and its reply not waited for.
-    public var tmuxPassthroughAllowed: Bool?
-    /// Inside tmux, with `tmuxPassthroughAllowed` unknown: the environment to ask tmux with
-    /// (`TmuxPassthroughSetting`), while the replies arrive; nil: not asked.
+    /// Inside tmux: what tmux says of its client (`TmuxClient`), when already known (tests); with
+    /// passthrough off, the wrapped query is not sent and its reply not waited for.
+    public var tmuxClient: TmuxClient?
+    /// Inside tmux, with `tmuxClient` unknown: the environment to ask tmux with, before the query is
+    /// written; nil: not asked.
     public var tmuxEnvironment: [String: String]?
+    /// Inside tmux whose `allow-passthrough` is off, in a terminal that draws kitty Unicode
+    /// placeholders (`KittyPlaceholders.supported`): switch it on for this pane (`set -p`), as timg
+    /// and yazi do; `--probe` and the man page say so.
+    public var switchesPassthroughOn = true
 
     /// Creates a probe over two file descriptors.
     public init(input: Int32 = 0, output: Int32 = 1, timeoutMilliseconds: Int = 250, queryBackground: Bool = true) {
@@ -103,14 +110,12 @@ public struct TerminalProbe: Sendable {
         }
         defer { _ = tcsetattr(input, TCSANOW, &saved) }
 
+        let client = multiplexer == .tmux ? askTmux() : nil
         let start = Self.nowMilliseconds()
-        var passthroughAllowed = tmuxPassthroughAllowed
-        var asking = multiplexer == .tmux && passthroughAllowed == nil ? tmuxEnvironment.flatMap(TmuxPassthroughSetting.start) : nil
-        defer { if let asking { _ = TmuxPassthroughSetting.finish(asking, by: 0) } }
         // tmux said passthrough is off: nothing wrapped could come back, so nothing wrapped is sent.
-        let asksThroughTmux = multiplexer == .tmux && tmuxPassthroughAllowed != false
+        let asksThroughTmux = multiplexer == .tmux && client?.passthrough != false
         guard Self.writeAll(output, Self.query(includeBackground: queryBackground, multiplexer: multiplexer, passthrough: asksThroughTmux)) else {
-            return ProbeResult(status: .failed, windowCellPixelSize: windowCell, windowCells: windowCells)
+            return ProbeResult(status: .failed, windowCellPixelSize: windowCell, windowCells: windowCells, tmuxClient: client)
         }
         var received: [UInt8] = []
         var replies = ProbeReplies()
@@ -137,17 +142,24 @@ public struct TerminalProbe: Sendable {
                 if deadline == timeoutMilliseconds {
                     deadline = min(timeoutMilliseconds, Self.nowMilliseconds() - start + passthroughGraceMilliseconds)
                 }
-                if let pending = asking {
-                    // tmux itself says whether the outer terminal can answer at all (within the grace).
-                    passthroughAllowed = TmuxPassthroughSetting.finish(pending, by: start + deadline)
-                    asking = nil
-                }
-                if passthroughAllowed == false { break }
             }
         }
         return ProbeResult(
             status: status, replies: replies, windowCellPixelSize: windowCell, windowCells: windowCells,
-            elapsedMilliseconds: Self.nowMilliseconds() - start)
+            elapsedMilliseconds: Self.nowMilliseconds() - start, tmuxClient: client)
+    }
+
+    /// What tmux says of its client (`tmuxClient`, else asked with `tmuxEnvironment`), with
+    /// passthrough switched on for this pane when it is off and the outer terminal draws kitty
+    /// Unicode placeholders.
+    func askTmux() -> TmuxClient? {
+        guard var client = tmuxClient ?? tmuxEnvironment.flatMap(TmuxClient.ask) else { return nil }
+        if client.passthrough == false, switchesPassthroughOn, KittyPlaceholders.supported(by: client.terminalType),
+           let environment = tmuxEnvironment, TmuxClient.switchPassthroughOn(environment: environment) {
+            client.passthrough = true
+            client.switchedPassthroughOn = true
+        }
+        return client
     }
 
     /// The cell size for a window of `columns`×`rows` cells and `xPixels`×`yPixels` pixels, or nil

@@ -21,8 +21,11 @@ public protocol ImageRenderer: Sendable {
 public enum RendererKind: Sendable, Hashable, CustomStringConvertible {
     /// DEC sixel via libsixel.
     case sixel
-    /// kitty graphics protocol.
+    /// kitty graphics protocol, placed by id at the cursor.
     case kitty
+    /// kitty graphics shown by Unicode placeholders (`KittyPlaceholders`): the image uploaded with a
+    /// virtual placement, the cells written as text. Moves and erases like text.
+    case kittyPlaceholders
     /// iTerm2 inline images (OSC 1337, PNG).
     case iterm2
     /// `▀` half blocks, two pixels per cell, in a colour depth.
@@ -39,6 +42,7 @@ public enum RendererKind: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .sixel: "sixel"
         case .kitty: "kitty"
+        case .kittyPlaceholders: "kitty (Unicode placeholders)"
         case .iterm2: "iterm2"
         case .halfBlock(let depth): "half-block (\(depth.rawValue))"
         case .quadrant(let depth): "quadrants (\(depth.rawValue))"
@@ -51,7 +55,7 @@ public enum RendererKind: Sendable, Hashable, CustomStringConvertible {
     public var isBitmap: Bool {
         switch self {
         case .sixel, .kitty, .iterm2: true
-        case .halfBlock, .quadrant, .sextant, .ascii: false
+        case .kittyPlaceholders, .halfBlock, .quadrant, .sextant, .ascii: false
         }
     }
 }

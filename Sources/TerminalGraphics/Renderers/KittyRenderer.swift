@@ -9,11 +9,18 @@ import Zlib
 /// (`m=1` … `m=0`, `q=2` on every chunk: kitty reads `q` from the last one), then placed by id over
 /// the cell rectangle (`a=p`, `C=1` so the cursor does not move) with one placement id per cell.
 /// `RenderedImage.upload` carries the transmission alone: `KittySession` sends it once per id.
+///
+/// With `placeholders` (kitty ≥ 0.28 inside tmux: `KittyPlaceholders`) the transmission also makes
+/// a virtual placement of the covered cells (`a=T,U=1,c=…,r=…`) and the picture is text: one row of
+/// placeholder cells per cell row (`RenderedImage.rows`), which the terminal, and tmux, move and
+/// erase like any text. Nothing is placed by id and nothing needs deleting when text covers it.
 public struct KittyRenderer: ImageRenderer {
     /// Background for the identity (kitty composites alpha against the real background itself).
     public var background: RGBColor
     /// Whether to wrap every command for tmux passthrough.
     public var tmuxPassthrough: Bool
+    /// Whether pictures are Unicode placeholders (text) over a virtual placement.
+    public var placeholders = false
     /// Largest base64 payload per chunk (the protocol's limit is 4096).
     public static let chunkSize = 4096
 
@@ -23,9 +30,9 @@ public struct KittyRenderer: ImageRenderer {
         self.tmuxPassthrough = tmuxPassthrough
     }
 
-    /// Kind `.kitty` with the passthrough flag.
+    /// Kind `.kitty` (or `.kittyPlaceholders`) with the passthrough flag.
     public var identity: RendererIdentity {
-        RendererIdentity(kind: .kitty, background: background, tmuxPassthrough: tmuxPassthrough)
+        RendererIdentity(kind: placeholders ? .kittyPlaceholders : .kitty, background: background, tmuxPassthrough: tmuxPassthrough)
     }
 
     /// Per-process salt: image ids are process-local counters, so without it a second run (two
@@ -40,7 +47,8 @@ public struct KittyRenderer: ImageRenderer {
         x = x &* 0xBF58_476D_1CE4_E5B9
         x ^= x >> 29
         let id = UInt32(truncatingIfNeeded: x) & 0x7FFF_FFFF
-        return id == 0 ? 1 : id
+        // Never 0, and never 0 in the low 24 bits (a placeholder's colour carries them).
+        return id & 0xFF_FFFF == 0 ? id | 1 : id
     }
 
     /// Renders `image` into at most `cells`.
@@ -49,9 +57,13 @@ public struct KittyRenderer: ImageRenderer {
         let size = image.size.scaledToFit(cellPixelSize.pixels(for: cells))
         let rgba = image.pixels(scaledTo: size)
         let id = Self.imageID(for: image, size: size)
-        let covered = CellSize(
+        var covered = CellSize(
             columns: min(cells.columns, (size.width + cellPixelSize.width - 1) / cellPixelSize.width),
             rows: min(cells.rows, (size.height + cellPixelSize.height - 1) / cellPixelSize.height))
+        if placeholders {
+            covered.columns = min(covered.columns, KittyPlaceholders.maximumCells)
+            covered.rows = min(covered.rows, KittyPlaceholders.maximumCells)
+        }
 
         var format = 32
         var raw = rgba
@@ -76,16 +88,23 @@ public struct KittyRenderer: ImageRenderer {
         repeat {
             let end = min(payload.count, offset + Self.chunkSize)
             let more = end < payload.count ? 1 : 0
+            let action = placeholders ? "a=T,U=1,c=\(covered.columns),r=\(covered.rows)" : "a=t"
             let keys = offset == 0
-                ? "a=t,f=\(format)\(compression),s=\(size.width),v=\(size.height),i=\(id),q=2,m=\(more)"
+                ? "\(action),f=\(format)\(compression),s=\(size.width),v=\(size.height),i=\(id),q=2,m=\(more)"
                 : "m=\(more),q=2"
             transmit += wrap(Self.command(keys, payload: payload[offset..<end]))
             offset = end
         } while offset < payload.count
+        let upload = ImageUpload(id: id, bytes: transmit, tmuxPassthrough: tmuxPassthrough)
+        if placeholders {
+            let rows = KittyPlaceholders.rows(imageID: id, cells: covered)
+            return RenderedImage(
+                kind: .kittyPlaceholders, bytes: transmit + RenderedImage.joinRows(rows, columns: covered.columns), rows: rows,
+                cells: covered, pixelSize: size, upload: upload)
+        }
         let place = Self.placement(imageID: id, cells: covered, tmuxPassthrough: tmuxPassthrough)
         return RenderedImage(
-            kind: .kitty, bytes: transmit + place, cells: covered, pixelSize: size,
-            upload: ImageUpload(id: id, bytes: transmit, tmuxPassthrough: tmuxPassthrough))
+            kind: .kitty, bytes: transmit + place, cells: covered, pixelSize: size, upload: upload)
     }
 
     static func isOpaque(_ rgba: [UInt8]) -> Bool {

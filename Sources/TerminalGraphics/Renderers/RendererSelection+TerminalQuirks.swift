@@ -19,7 +19,7 @@ extension RendererSelection {
     /// so there every image on a changed row is sent again.
     public func textOverwritesOnlyItsCells(terminal name: String?) -> Bool {
         switch kind {
-        case .halfBlock, .quadrant, .sextant, .ascii, .kitty: return true
+        case .halfBlock, .quadrant, .sextant, .ascii, .kitty, .kittyPlaceholders: return true
         case .sixel, .iterm2: return false  // iTerm2 images: not measured, treated as sixel
         }
     }

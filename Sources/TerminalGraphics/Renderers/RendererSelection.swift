@@ -94,6 +94,11 @@ public struct RendererSelection: Sendable, Hashable {
             return sixel
         }()
         case .kitty: KittyRenderer(background: background, tmuxPassthrough: tmuxPassthrough)
+        case .kittyPlaceholders: {
+            var kitty = KittyRenderer(background: background, tmuxPassthrough: tmuxPassthrough)
+            kitty.placeholders = true
+            return kitty
+        }()
         case .iterm2: ITermRenderer(background: background)
         case .halfBlock(let depth): HalfBlockRenderer(colorDepth: depth, background: background)
         case .quadrant(let depth): MosaicRenderer(layout: .quadrants, colorDepth: depth, background: background)
@@ -106,13 +111,13 @@ public struct RendererSelection: Sendable, Hashable {
 extension RendererSelection {
     /// Whether a scrolled grid may be drawn by scrolling the terminal (a scroll region) and sending
     /// only the rows it exposed: the terminal must move this renderer's output with the text. Text
-    /// kinds always move; kitty placements are placed again by id wherever they land (cheap, data
+    /// kinds always move, kitty's Unicode placeholders too (they are text); kitty placements are placed again by id wherever they land (cheap, data
     /// stays), so kitty is safe; sixel pixels move in the terminals known to scroll them (xterm,
     /// mlterm, foot, WezTerm, contour). Nothing passed through tmux moves (tmux does not know it is
     /// there). `terminal` is the probed terminal name.
     public func scrollsWithText(terminal name: String?) -> Bool {
         switch kind {
-        case .halfBlock, .quadrant, .sextant, .ascii: return true
+        case .halfBlock, .quadrant, .sextant, .ascii, .kittyPlaceholders: return true
         case .kitty: return !tmuxPassthrough
         case .iterm2: return false
         case .sixel:

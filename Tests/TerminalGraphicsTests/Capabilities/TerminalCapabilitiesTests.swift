@@ -3,12 +3,19 @@ import Testing
 import ImageCodecs
 
 @Suite struct TerminalCapabilitiesTests {
-    func resolve(_ reply: String, _ env: [String: String], window: PixelSize? = nil) -> TerminalCapabilities {
+    func resolve(_ reply: String, _ env: [String: String], window: PixelSize? = nil, tmux client: TmuxClient? = nil) -> TerminalCapabilities {
         let replies = ProbeReplyParser.parse(Array(reply.utf8))
         let status: ProbeStatus = replies.sawDeviceAttributes ? .answered : .timedOut
         return TerminalCapabilities.resolve(
-            probe: ProbeResult(status: status, replies: replies, windowCellPixelSize: window), environment: env)
+            probe: ProbeResult(status: status, replies: replies, windowCellPixelSize: window, tmuxClient: client), environment: env)
     }
+
+    /// What tmux 3.5a said of its client in real terminals here (`tmux display -p
+    /// '#{client_termfeatures}|#{client_termtype}'`): xterm -ti vt340 lists sixel, kitty does not.
+    static let xtermClient = TmuxClient(
+        passthrough: false, features: ["256", "bpaste", "clipboard", "mouse", "RGB", "sixel", "title"], terminalType: "XTerm(379)")
+    static let kitty041Client = TmuxClient(passthrough: true, features: ["bpaste", "ccolour", "clipboard", "cstyle", "focus", "title"],
+                                           terminalType: "kitty(0.41.1)")
 
     @Test func xtermVT340() {
         let caps = resolve(CannedReplies.xtermSixel, ["TERM": "xterm-256color"])
@@ -83,9 +90,68 @@ import ImageCodecs
         #expect(forced.makeRenderer().identity.tmuxPassthrough)
     }
 
+    /// Issue 29: tmux 3.5a lists 4 in its DA1 whatever the outer terminal is, and draws a sixel only
+    /// where the outer terminal can: in kitty, GNOME Terminal and every other terminal without sixel
+    /// it drew "SIXEL IMAGE (39x13)" text boxes in every cell. Sixel only when tmux's client has it.
+    @Test func tmux35DrawsSixelOnlyWhereTheOuterTerminalDoes() {
+        let env = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]
+        let reply = "\u{1B}P>|tmux 3.5a\u{1B}\\\u{1B}[?1;2;4c"
+        let gnome = TmuxClient(passthrough: false, features: ["256", "RGB", "title"], terminalType: "")
+        for client in [gnome, TmuxClient(passthrough: false, features: ["title"], terminalType: "kitty(0.26.5)"), nil] {
+            let caps = resolve(reply, env, tmux: client)
+            #expect(caps.inTmux && !caps.tmuxSixel && caps.graphics == .none, "\(String(describing: client))")
+            let selection = RendererSelection.choose(for: caps)
+            #expect(selection.kind == .halfBlock(.color256) && selection.limitation == nil)
+            #expect(selection.reason.contains("tmux would draw text boxes") || selection.reason.contains("did not say"), "\(selection.reason)")
+            #expect(TerminalProfile(capabilities: caps).tmuxImages == nil)
+            // Forced, it is still sent (wrapped: tmux would not draw it).
+            #expect(RendererSelection.choose(for: caps, option: .sixel).tmuxPassthrough)
+        }
+        let xterm = resolve(reply, env, tmux: Self.xtermClient)
+        #expect(xterm.tmuxSixel && RendererSelection.choose(for: xterm).kind == .sixel)
+        #expect(TerminalProfile(capabilities: xterm).report.contains("outer terminal XTerm(379) with sixel"))
+    }
+
+    /// Issue 29: kitty ≥ 0.28 outside tmux ≥ 3.3 draws Unicode placeholders: its reply through
+    /// passthrough plus its name (tmux's client_termtype) choose them; kitty 0.26 keeps text, and
+    /// says why.
+    @Test func kittyOutsideTmuxGetsUnicodePlaceholdersFrom028() {
+        let env = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]
+        let reply = "\u{1B}P>|tmux 3.5a\u{1B}\\\u{1B}[?1;2;4c\u{1B}_Gi=31;OK\u{1B}\\"
+        let caps = resolve(reply, env, tmux: Self.kitty041Client)
+        #expect(caps.graphics == .kitty && caps.tmuxPassthrough && caps.kittyPlaceholders && !caps.tmuxSixel)
+        for option in [RendererOption.auto, .kitty] {
+            let selection = RendererSelection.choose(for: caps, option: option)
+            #expect(selection.kind == .kittyPlaceholders && selection.tmuxPassthrough && selection.limitation == nil)
+            #expect(selection.reason.contains("kitty(0.41.1) outside tmux 3.5a"))
+            let renderer = selection.makeRenderer()
+            #expect(renderer.identity.kind == .kittyPlaceholders && renderer.identity.tmuxPassthrough)
+        }
+        let profile = TerminalProfile(capabilities: caps)
+        #expect(profile.scrollsWithText && profile.scrollsBackWithText && profile.textOverwritesOnlyItsCells && profile.tmuxImages == nil)
+        #expect(profile.limitation == nil && !profile.deletesBitmapsByCell)
+        // Switched on by the probe: the report says so.
+        var switched = Self.kitty041Client
+        switched.switchedPassthroughOn = true
+        #expect(TerminalProfile(capabilities: resolve(reply, env, tmux: switched)).report.contains("switched on for this pane"))
+        // kitty 0.26 (Debian 12) has no placeholders: text, and the status line says why.
+        let old = resolve(reply, env, tmux: TmuxClient(passthrough: true, features: ["title"], terminalType: "kitty(0.26.5)"))
+        let text = RendererSelection.choose(for: old)
+        #expect(text.kind == .halfBlock(.truecolor) && text.limitation?.contains("draws no Unicode placeholders") == true)
+        // Passthrough off and not switched on: no reply came; the limitation names the fix.
+        var off = Self.kitty041Client
+        off.passthrough = false
+        let silent = resolve("\u{1B}P>|tmux 3.5a\u{1B}\\\u{1B}[?1;2c", env.merging(["KITTY_WINDOW_ID": "1"]) { a, _ in a }, tmux: off)
+        #expect(silent.kittyPlaceholders && !silent.tmuxPassthrough)
+        #expect(RendererSelection.choose(for: silent).limitation?.contains("allow-passthrough is off") == true)
+        // Outside tmux, placeholders are not chosen (direct placements; docs/architecture.md).
+        let direct = resolve("\u{1B}P>|kitty(0.41.1)\u{1B}\\\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;c", ["TERM": "xterm-kitty"])
+        #expect(direct.kittyPlaceholders && RendererSelection.choose(for: direct).kind == .kitty)
+    }
+
     @Test func tmux35WithSixelDrawsSixelItselfUnwrapped() {
         let env = ["TERM": "tmux-256color", "TMUX": "/tmp/tmux-0/default,1,0"]
-        let caps = resolve("\u{1B}P>|tmux 3.5a\u{1B}\\\u{1B}[?1;2;4c", env)
+        let caps = resolve("\u{1B}P>|tmux 3.5a\u{1B}\\\u{1B}[?1;2;4c", env, tmux: Self.xtermClient)
         #expect(caps.inTmux && caps.tmuxSixel && caps.tmuxVersion == TmuxVersion("3.5a"))
         for option in [RendererOption.auto, .sixel] {
             let selection = RendererSelection.choose(for: caps, option: option)
@@ -94,7 +160,8 @@ import ImageCodecs
         }
         #expect(TerminalProfile(capabilities: caps, renderer: .auto).report.contains("3.5a, draws sixel itself"))
         // The version from the environment when XTVERSION is silent; a 3.5a without sixel: text.
-        let quiet = resolve("\u{1B}[?1;2;4c", env.merging(["TERM_PROGRAM": "tmux", "TERM_PROGRAM_VERSION": "3.5a"]) { a, _ in a })
+        let quiet = resolve("\u{1B}[?1;2;4c", env.merging(["TERM_PROGRAM": "tmux", "TERM_PROGRAM_VERSION": "3.5a"]) { a, _ in a },
+                            tmux: Self.xtermClient)
         #expect(quiet.tmuxSixel && RendererSelection.choose(for: quiet).kind == .sixel)
         let noSixel = resolve("\u{1B}P>|tmux 3.5a\u{1B}\\\u{1B}[?1;2c", env)
         #expect(!noSixel.tmuxSixel && RendererSelection.choose(for: noSixel).kind == .halfBlock(.color256))

@@ -1,0 +1,93 @@
+/// kitty's Unicode placeholders (kitty ≥ 0.28, Ghostty): an image uploaded with a *virtual*
+/// placement (`U=1`, `c`/`r` cells) is shown wherever the text holds U+10EEEE cells naming it. Each
+/// cell's foreground colour is the image id's low 24 bits (`CSI 38;2;r;g;b m`), its first combining
+/// mark the row, its second the column, and a third the id's high byte when it is not 0. The marks
+/// are kitty's 297 row/column diacritics (`diacritics`): the combining marks of class 230 in Unicode
+/// 6.0 without a decomposition, less 19 that normalization may fuse with a letter
+/// (`KittyPlaceholdersTests` derives the table from that rule).
+///
+/// Placeholders are text, so tmux keeps, scrolls, clips and redraws them like any text: inside tmux
+/// this is the only way kitty images land in the pane (a direct placement through passthrough lands
+/// at the outer terminal's cursor).
+///
+/// ```swift
+/// let rows = KittyPlaceholders.rows(imageID: 0x2A_0102, cells: CellSize(columns: 3, rows: 2))
+/// // rows[1]: SGR 38;2;42;1;2, then three U+10EEEE each with the marks for row 1 and columns 0, 1, 2
+/// ```
+public enum KittyPlaceholders {
+    /// The placeholder character.
+    public static let placeholder: Unicode.Scalar = "\u{10EEEE}"
+
+    /// Row and column numbers 0…296, in kitty's order.
+    public static let diacritics: [UInt32] = [
+        0x305, 0x30D, 0x30E, 0x310, 0x312, 0x33D, 0x33E, 0x33F, 0x346, 0x34A, 0x34B, 0x34C,
+        0x350, 0x351, 0x352, 0x357, 0x35B, 0x363, 0x364, 0x365, 0x366, 0x367, 0x368, 0x369,
+        0x36A, 0x36B, 0x36C, 0x36D, 0x36E, 0x36F, 0x483, 0x484, 0x485, 0x486, 0x487, 0x592,
+        0x593, 0x594, 0x595, 0x597, 0x598, 0x599, 0x59C, 0x59D, 0x59E, 0x59F, 0x5A0, 0x5A1,
+        0x5A8, 0x5A9, 0x5AB, 0x5AC, 0x5AF, 0x5C4, 0x610, 0x611, 0x612, 0x613, 0x614, 0x615,
+        0x616, 0x617, 0x657, 0x658, 0x659, 0x65A, 0x65B, 0x65D, 0x65E, 0x6D6, 0x6D7, 0x6D8,
+        0x6D9, 0x6DA, 0x6DB, 0x6DC, 0x6DF, 0x6E0, 0x6E1, 0x6E2, 0x6E4, 0x6E7, 0x6E8, 0x6EB,
+        0x6EC, 0x730, 0x732, 0x733, 0x735, 0x736, 0x73A, 0x73D, 0x73F, 0x740, 0x741, 0x743,
+        0x745, 0x747, 0x749, 0x74A, 0x7EB, 0x7EC, 0x7ED, 0x7EE, 0x7EF, 0x7F0, 0x7F1, 0x7F3,
+        0x816, 0x817, 0x818, 0x819, 0x81B, 0x81C, 0x81D, 0x81E, 0x81F, 0x820, 0x821, 0x822,
+        0x823, 0x825, 0x826, 0x827, 0x829, 0x82A, 0x82B, 0x82C, 0x82D, 0x951, 0x953, 0x954,
+        0xF82, 0xF83, 0xF86, 0xF87, 0x135D, 0x135E, 0x135F, 0x17DD, 0x193A, 0x1A17, 0x1A75, 0x1A76,
+        0x1A77, 0x1A78, 0x1A79, 0x1A7A, 0x1A7B, 0x1A7C, 0x1B6B, 0x1B6D, 0x1B6E, 0x1B6F, 0x1B70, 0x1B71,
+        0x1B72, 0x1B73, 0x1CD0, 0x1CD1, 0x1CD2, 0x1CDA, 0x1CDB, 0x1CE0, 0x1DC0, 0x1DC1, 0x1DC3, 0x1DC4,
+        0x1DC5, 0x1DC6, 0x1DC7, 0x1DC8, 0x1DC9, 0x1DCB, 0x1DCC, 0x1DD1, 0x1DD2, 0x1DD3, 0x1DD4, 0x1DD5,
+        0x1DD6, 0x1DD7, 0x1DD8, 0x1DD9, 0x1DDA, 0x1DDB, 0x1DDC, 0x1DDD, 0x1DDE, 0x1DDF, 0x1DE0, 0x1DE1,
+        0x1DE2, 0x1DE3, 0x1DE4, 0x1DE5, 0x1DE6, 0x1DFE, 0x20D0, 0x20D1, 0x20D4, 0x20D5, 0x20D6, 0x20D7,
+        0x20DB, 0x20DC, 0x20E1, 0x20E7, 0x20E9, 0x20F0, 0x2CEF, 0x2CF0, 0x2CF1, 0x2DE0, 0x2DE1, 0x2DE2,
+        0x2DE3, 0x2DE4, 0x2DE5, 0x2DE6, 0x2DE7, 0x2DE8, 0x2DE9, 0x2DEA, 0x2DEB, 0x2DEC, 0x2DED, 0x2DEE,
+        0x2DEF, 0x2DF0, 0x2DF1, 0x2DF2, 0x2DF3, 0x2DF4, 0x2DF5, 0x2DF6, 0x2DF7, 0x2DF8, 0x2DF9, 0x2DFA,
+        0x2DFB, 0x2DFC, 0x2DFD, 0x2DFE, 0x2DFF, 0xA66F, 0xA67C, 0xA67D, 0xA6F0, 0xA6F1, 0xA8E0, 0xA8E1,
+        0xA8E2, 0xA8E3, 0xA8E4, 0xA8E5, 0xA8E6, 0xA8E7, 0xA8E8, 0xA8E9, 0xA8EA, 0xA8EB, 0xA8EC, 0xA8ED,
+        0xA8EE, 0xA8EF, 0xA8F0, 0xA8F1, 0xAAB0, 0xAAB2, 0xAAB3, 0xAAB7, 0xAAB8, 0xAABE, 0xAABF, 0xAAC1,
+        0xFE20, 0xFE21, 0xFE22, 0xFE23, 0xFE24, 0xFE25, 0xFE26, 0x10A0F, 0x10A38, 0x1D185, 0x1D186, 0x1D187,
+        0x1D188, 0x1D189, 0x1D1AA, 0x1D1AB, 0x1D1AC, 0x1D1AD, 0x1D242, 0x1D243, 0x1D244,
+    ]
+
+    /// The largest image, in cells per side, that placeholders can address.
+    public static var maximumCells: Int { diacritics.count }
+
+    /// One line of text per cell row: the foreground colour that names `imageID`, then for each
+    /// column U+10EEEE with its row, column (and high-byte) marks, then the attributes reset.
+    public static func rows(imageID id: UInt32, cells: CellSize) -> [[UInt8]] {
+        let rows = min(cells.rows, maximumCells), columns = min(cells.columns, maximumCells)
+        let colour = EscapeSequence.csi("38;2;\((id >> 16) & 0xFF);\((id >> 8) & 0xFF);\(id & 0xFF)m")
+        let high = id >> 24
+        let highMark = high == 0 ? [] : marks[Int(high)]
+        let placeholder = utf8(placeholder.value)
+        return (0..<rows).map { row in
+            let rowMark = marks[row]
+            var line = colour
+            line.reserveCapacity(colour.count + columns * (placeholder.count + 6 + highMark.count) + 4)
+            for column in 0..<columns {
+                line += placeholder
+                line += rowMark
+                line += marks[column]
+                line += highMark
+            }
+            return line + EscapeSequence.reset
+        }
+    }
+
+    /// Whether the terminal named `name` (its XTVERSION reply: "kitty(0.41.1)", "ghostty 1.1.3")
+    /// draws Unicode placeholders: kitty from 0.28, every Ghostty.
+    public static func supported(by name: String?) -> Bool {
+        guard let name = name?.lowercased() else { return false }
+        if name.hasPrefix("ghostty") { return true }
+        guard name.hasPrefix("kitty(") else { return false }
+        let numbers = name.dropFirst("kitty(".count).prefix { $0 != ")" }.split(separator: ".").map { Int($0) ?? 0 }
+        guard numbers.count >= 2 else { return false }
+        return (numbers[0], numbers[1]) >= (0, 28)
+    }
+
+    /// `diacritics` in UTF-8.
+    private static let marks: [[UInt8]] = diacritics.map(utf8)
+
+    private static func utf8(_ value: UInt32) -> [UInt8] {
+        guard let scalar = Unicode.Scalar(value) else { return [] }
+        return Array(String(Character(scalar)).utf8)
+    }
+}
