@@ -33,6 +33,7 @@ extension GraphicalTerminal.Kind {
         case .xterm, .mlterm, .kitty, .konsole: return ["/usr/bin/\(rawValue)"]
         case .foot: return ["/usr/bin/foot", "/usr/bin/weston"]
         case .gnomeTerminal: return ["/usr/bin/gnome-terminal", "/usr/bin/dbus-daemon"]
+        case .kitty041: return ["/usr/bin/unshare", "/usr/sbin/chroot", DebianRoot.path + "/usr/bin/kitty", DebianRoot.path + "/usr/bin/tmux"]
         }
     }
 
@@ -83,6 +84,20 @@ extension GraphicalTerminal.Kind {
             }
             return Launch(helpers: [weston], program: "/usr/bin/foot", arguments: arguments + command,
                           environment: isolated.merging(["WAYLAND_DISPLAY": socket]) { $1 }, pointer: (1590, 990))
+        case .kitty041:
+            // kitty 0.41 of the Debian 13 root, in a mount namespace of its own (the mounts go with
+            // its last process): /dev, /proc, /sys, /tmp (the X socket, the test's files) and the
+            // folders of the sdgallery binary and its Swift runtime, at their own paths.
+            var kitty = ["kitty", "-o", "initial_window_width=1500", "-o", "initial_window_height=900", "-o", "remember_window_size=no"]
+            if let background { kitty += ["-o", "background=\(background)"] }
+            let binds = DebianRoot.binds.map { "mkdir -p \"$R\($0)\" && mount --bind '\($0)' \"$R\($0)\"" }.joined(separator: " && ")
+            let script = "set -e; R='\(DebianRoot.path)'; for d in dev proc sys; do mount --rbind /$d \"$R/$d\"; done; "
+                + "mount --bind /tmp \"$R/tmp\"; \(binds.isEmpty ? ":" : binds); "
+                + "exec chroot \"$R\" /usr/bin/env HOME=/root TERM=xterm-256color \(kitty.joined(separator: " ")) sh -c \"$1\""
+            return Launch(helpers: [], program: "/usr/bin/unshare",
+                          arguments: ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sdg-kitty", shell],
+                          environment: x11.merging(["XDG_CONFIG_HOME": runtime + "/config", "XDG_RUNTIME_DIR": runtime]) { $1 },
+                          pointer: (300, 300))
         case .gnomeTerminal:
             // A private session bus: gnome-terminal asks it to start gnome-terminal-server. No
             // accessibility bus (it would start a daemon of its own).

@@ -13,6 +13,8 @@ public final class GraphicalTerminal: @unchecked Sendable {  // safe: `pids` is 
     public enum Kind: String, Sendable, CaseIterable {
         case xterm, mlterm, kitty, konsole, foot
         case gnomeTerminal = "gnome-terminal"
+        /// kitty 0.41 (Unicode placeholders) from the Debian 13 root (`DebianRoot`).
+        case kitty041 = "kitty-0.41"
     }
 
     /// Why the tools are missing, nil when everything is installed (scripts/setup installs them).

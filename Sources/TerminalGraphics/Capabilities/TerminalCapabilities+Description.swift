@@ -7,7 +7,7 @@ extension TerminalCapabilities: CustomStringConvertible {
     /// "no", or "yes" with tmux's version and whether it draws sixel itself.
     var tmuxLine: String {
         guard inTmux else { return "no" }
-        return "yes" + (tmuxVersion.map { ", \($0)" } ?? "") + (tmuxSixel ? ", draws sixel itself" : ", no sixel of its own")
+        return "yes" + (tmuxVersion.map { ", \($0)" } ?? "") + (tmuxSixel ? ", draws sixel itself" : ", draws no sixel here")
             + (tmuxPassthrough ? ", passthrough on" : "")
             + (tmuxClient?.switchedPassthroughOn == true ? " (switched on for this pane)" : "")
             + (tmuxClient.map { ", outer terminal \($0.terminalType ?? "unnamed")\($0.drawsSixel ? " with sixel" : ", no sixel")" } ?? "")

@@ -69,11 +69,19 @@ extension TerminalCapabilities {
         }
         // tmux does not speak kitty graphics: inside it, a kitty reply came from the outer terminal
         // through passthrough, which proves `allow-passthrough` is on.
+        let switched = probe.tmuxClient?.switchedPassthroughOn == true ? " (allow-passthrough switched on for this pane)" : ""
         if caps.inTmux && replies.kittyGraphics == true {
             caps.graphics = .kitty
             caps.tmuxPassthrough = true
-            sources["graphics"] = "kitty graphics query through tmux passthrough"
-                + (probe.tmuxClient?.switchedPassthroughOn == true ? " (allow-passthrough switched on for this pane)" : "")
+            sources["graphics"] = "kitty graphics query through tmux passthrough" + switched
+        } else if caps.inTmux, let client = probe.tmuxClient, client.passthrough == true,
+                  KittyPlaceholders.supported(by: client.terminalType), let name = client.terminalType {
+            // tmux names the outer terminal (its own XTVERSION reply): a kitty-protocol terminal
+            // whose reply to our wrapped query had not come through (passthrough was switched on
+            // after the query, or the reply was slow).
+            caps.graphics = .kitty
+            caps.tmuxPassthrough = true
+            sources["graphics"] = "tmux client_termtype names \(name)" + switched
         } else if caps.inTmux && caps.graphics == .none && hints.graphics != .none
                     && !(hints.graphics == .sixel && probe.tmuxClient != nil) {
             // tmux answered for itself; the environment it inherited names the outer terminal (tmux's

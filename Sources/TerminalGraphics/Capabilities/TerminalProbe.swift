@@ -63,6 +63,8 @@ public struct TerminalProbe: Sendable {
     /// placeholders (`KittyPlaceholders.supported`): switch it on for this pane (`set -p`), as timg
     /// and yazi do; `--probe` and the man page say so.
     public var switchesPassthroughOn = true
+    /// How long, from the query's write, tmux is asked again while its client has no name yet.
+    public var tmuxClientWaitMilliseconds = 250
 
     /// Creates a probe over two file descriptors.
     public init(input: Int32 = 0, output: Int32 = 1, timeoutMilliseconds: Int = 250, queryBackground: Bool = true) {
@@ -110,7 +112,7 @@ public struct TerminalProbe: Sendable {
         }
         defer { _ = tcsetattr(input, TCSANOW, &saved) }
 
-        let client = multiplexer == .tmux ? askTmux() : nil
+        var client = multiplexer == .tmux ? askTmux() : nil
         let start = Self.nowMilliseconds()
         // tmux said passthrough is off: nothing wrapped could come back, so nothing wrapped is sent.
         let asksThroughTmux = multiplexer == .tmux && client?.passthrough != false
@@ -143,6 +145,13 @@ public struct TerminalProbe: Sendable {
                     deadline = min(timeoutMilliseconds, Self.nowMilliseconds() - start + passthroughGraceMilliseconds)
                 }
             }
+        }
+        // A client tmux has just attached (the gallery as the new session's command) may not have
+        // answered tmux's own queries yet: its name and features come a few tens of milliseconds
+        // later (kitty 0.41: within 60 ms). Ask again until it is named, for at most 250 ms.
+        while client != nil && client?.terminalType == nil && tmuxClient == nil && Self.nowMilliseconds() - start < tmuxClientWaitMilliseconds {
+            usleep(25_000)
+            client = askTmux() ?? client
         }
         return ProbeResult(
             status: status, replies: replies, windowCellPixelSize: windowCell, windowCells: windowCells,

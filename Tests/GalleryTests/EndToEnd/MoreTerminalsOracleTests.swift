@@ -8,7 +8,7 @@ import TestSupport
 /// oracle after paging while the throttled demo loads, then scrolling rows (settled == Ctrl-L).
 @Suite(.endToEnd, EndToEnd.needs(.convert, .script), .serialized)
 struct MoreTerminalsOracleTests {
-    static let kinds: [GraphicalTerminal.Kind] = [.konsole, .foot, .gnomeTerminal]
+    static let kinds: [GraphicalTerminal.Kind] = [.konsole, .foot, .gnomeTerminal, .kitty041]
 
     /// Defects these terminals show that are not theirs (a report each). None now: GNOME Terminal's
     /// blank half-block cells were ncurses' updates with `bce` (fixed in `NoScrollTerminfo`).
@@ -37,6 +37,7 @@ struct MoreTerminalsOracleTests {
         .konsole: ("renderer:            kitty\n", "(TIOCGWINSZ)"),
         .foot: ("renderer:            sixel\n", "(TIOCGWINSZ)"),
         .gnomeTerminal: ("renderer:            half-block (truecolor)\n", "(CSI 14 t:"),
+        .kitty041: ("renderer:            kitty\n", "("),
     ]
 
     /// In every terminal of the harness (the three older ones too: one table of what the probe sees).

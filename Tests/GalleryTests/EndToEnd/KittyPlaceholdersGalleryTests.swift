@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+import TerminalGraphics
+import TestSupport
+
+/// Issue 29: pictures inside tmux in the terminals users have. tmux 3.5a lists sixel in its DA1 but
+/// draws a sixel only where the outer terminal can, and "SIXEL IMAGE (39x13)" text boxes elsewhere;
+/// kitty ≥ 0.28 outside tmux draws kitty's Unicode placeholders (text that tmux keeps, so far more
+/// than tmux's 9 sixel images). kitty 0.41 and its tmux come from the Debian 13 root
+/// (`DebianRoot`, scripts/setup --e2e); each test skips with the reason when its parts are missing.
+@Suite(.endToEnd, EndToEnd.needs(.convert), .serialized)
+struct KittyPlaceholdersGalleryTests {
+    static var kitty041Missing: String? {
+        DebianRoot.installed ? GraphicalTerminal.missingTools(for: .kitty041) : "no Debian 13 root with kitty 0.41 (scripts/setup --e2e)"
+    }
+
+    /// The pane's text, read with tmux 3.5a (the same protocol as the root's tmux; the socket is in /tmp).
+    static func pane(_ socket: String) -> String {
+        (try? ChildProcess.run(TmuxReach.tmux35, ["-L", socket, "capture-pane", "-p", "-t", "0"], timeout: 10).out) ?? ""
+    }
+
+    /// tmux 3.5a inside kitty 0.41: the gallery draws Unicode placeholders (the pane's text holds
+    /// U+10EEEE cells, never a text box), far more than tmux's 9 sixel images are on screen, the
+    /// images are there in the screenshot, and after paging and rows both ways the settled screen
+    /// equals the one after Ctrl-L.
+    @Test(.timeLimit(.minutes(4)))
+    func tmuxInKitty041DrawsPlaceholdersAndSettlesAsARepaint() async throws {
+        if let missing = Self.kitty041Missing ?? (TmuxReach.tmux35Installed ? nil : "no tmux 3.5a (scripts/setup)") {
+            print("skipped: \(missing)")
+            return
+        }
+        let socket = "sdg-kph-\(UUID().uuidString.prefix(8))"
+        defer { _ = try? ChildProcess.run(TmuxReach.tmux35, ["-L", socket, "kill-server"], timeout: 10) }
+        try await ScreenOracle.afterKeys(.kitty041, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]],
+                                         label: "tmux-kitty041", inspect: { shot in
+            let pane = Self.pane(socket)
+            #expect(!pane.contains("SIXEL IMAGE"), "tmux drew text boxes: \(pane)")
+            #expect(pane.unicodeScalars.contains(KittyPlaceholders.placeholder), "no placeholder cells in the pane: \(pane)")
+            let captions = pane.split(separator: "\n").flatMap { $0.split(separator: " ").filter { $0.hasPrefix("Item") } }
+            #expect(captions.count > TmuxImages.knownLimit, "\(captions.count) cells on screen: \(pane)")
+            let share = try ScreenOracle.imageShare(shot, crop: "1200x600+0+0")
+            #expect(share > 0.05, "the images are not on screen (\(share) of the grid in their colours)")
+        }, wrap: {
+            // The root's tmux (a server of its own on a private socket, passthrough off as by default:
+            // the gallery switches it on for its pane). No status line: its clock would change the screen.
+            "tmux -L \(socket) -f /dev/null new-session '\($0)' \\; set -g status off"
+        })
+    }
+
+    /// kitty 0.41 alone: direct placements (placeholders are chosen only inside tmux), settled ==
+    /// Ctrl-L after the same keys.
+    @Test(.timeLimit(.minutes(4)))
+    func kitty041AloneSettlesAsARepaint() async throws {
+        if let missing = Self.kitty041Missing { print("skipped: \(missing)"); return }
+        try await ScreenOracle.afterKeys(.kitty041, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]],
+                                         label: "kitty041", inspect: { shot in
+            let share = try ScreenOracle.imageShare(shot, crop: "1200x600+0+0")
+            #expect(share > 0.05, "the images are not on screen (\(share))")
+        })
+    }
+
+    /// tmux 3.5a inside terminals without sixel (kitty 0.26 of Debian 12, GNOME Terminal): before,
+    /// every cell held a "SIXEL IMAGE (39x13)" box; now half blocks show the pictures.
+    @Test(.timeLimit(.minutes(4)), arguments: [GraphicalTerminal.Kind.kitty, .gnomeTerminal])
+    func tmux35InATerminalWithoutSixelShowsPicturesNotTextBoxes(in kind: GraphicalTerminal.Kind) async throws {
+        if let missing = GraphicalTerminal.missingTools(for: kind) ?? (TmuxReach.tmux35Installed ? nil : "no tmux 3.5a (scripts/setup)") {
+            print("skipped \(kind): \(missing)")
+            return
+        }
+        let socket = "sdg-kph-\(UUID().uuidString.prefix(8))"
+        defer { _ = try? ChildProcess.run(TmuxReach.tmux35, ["-L", socket, "kill-server"], timeout: 10) }
+        try await ScreenOracle.afterKeys(kind, keys: [["Next", "Prior"], ["j", "j"]], label: "tmux35-nosixel", inspect: { shot in
+            let pane = Self.pane(socket)
+            #expect(!pane.contains("SIXEL IMAGE"), "tmux drew text boxes in \(kind): \(pane)")
+            #expect(pane.contains("▀") || pane.contains("▄"), "no half blocks in \(kind): \(pane)")
+            let share = try ScreenOracle.imageShare(shot, crop: "1200x600+0+0")
+            #expect(share > 0.05, "the images are not on screen in \(kind) (\(share))")
+        }, wrap: {
+            "\(TmuxReach.tmux35) -L \(socket) -f /dev/null new-session '\($0)' \\; set -g status off"
+        })
+    }
+}
