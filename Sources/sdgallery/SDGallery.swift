@@ -30,7 +30,7 @@ struct SDGallery: ParsableCommand {
     @Option(help: ArgumentHelp("Number of grid columns (default: from the cell pixel size).", valueName: "N"))
     var columns: Int?
 
-    @Option(help: "Image renderer: auto, sixel, kitty, iterm2, blocks, quadrants, sextants or ascii.")
+    @Option(help: "Image renderer: auto, sixel, kitty, kitty-placeholders, iterm2, blocks, quadrants, sextants or ascii.")
     var renderer: RendererOption = .auto
 
     @Option(help: "Colour depth: truecolor, 256, 16 or mono (default: from the terminal; mono draws ASCII).")

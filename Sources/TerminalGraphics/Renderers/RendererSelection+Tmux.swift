@@ -14,7 +14,7 @@ extension RendererSelection {
     /// - Otherwise text. `limitation` says what is missing whenever the outer terminal could show more.
     static func chooseInTmux(_ caps: TerminalCapabilities, option: RendererOption, text: RendererKind) -> RendererSelection {
         let tmux = "tmux" + (caps.tmuxVersion.map { " \($0)" } ?? "")
-        if caps.tmuxSixel && option != .kitty && option != .iterm2 {
+        if caps.tmuxSixel && option != .kitty && option != .iterm2 && option != .kittyPlaceholders {
             return RendererSelection(
                 kind: .sixel, tmuxPassthrough: false,
                 reason: "\(tmux) draws sixel itself\(option == .sixel ? " (forced by --renderer)" : "")")
@@ -25,6 +25,11 @@ extension RendererSelection {
                 reason: "sixel forced inside \(tmux): wrapped for tmux passthrough (needs `set -g allow-passthrough on`)")
         }
         let outer = caps.tmuxClient?.terminalType ?? "the outer terminal"
+        if option == .kittyPlaceholders {
+            return RendererSelection(
+                kind: .kittyPlaceholders, tmuxPassthrough: true,
+                reason: "kitty Unicode placeholders forced inside \(tmux): uploaded through passthrough (needs `allow-passthrough on`)")
+        }
         if option == .auto || option == .kitty, caps.graphics == .kitty, caps.tmuxPassthrough, caps.kittyPlaceholders,
            (caps.tmuxVersion ?? TmuxVersion(major: 3, minor: 3)) >= TmuxVersion(major: 3, minor: 3) {
             let switched = caps.tmuxClient?.switchedPassthroughOn == true ? "; allow-passthrough switched on for this pane" : ""

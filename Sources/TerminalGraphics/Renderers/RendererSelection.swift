@@ -6,8 +6,10 @@ public enum RendererOption: String, Sendable, Hashable, CaseIterable {
     case auto
     /// DEC sixel.
     case sixel
-    /// kitty graphics.
+    /// kitty graphics (inside tmux: Unicode placeholders where the outer terminal draws them).
     case kitty
+    /// kitty graphics by Unicode placeholders, even outside tmux (kitty ≥ 0.28, Ghostty).
+    case kittyPlaceholders = "kitty-placeholders"
     /// iTerm2 inline images (OSC 1337).
     case iterm2
     /// Half blocks in the terminal's colour depth.
@@ -57,10 +59,14 @@ public struct RendererSelection: Sendable, Hashable {
 
     static func chooseKind(for caps: TerminalCapabilities, option: RendererOption) -> RendererSelection {
         let text = textKind(for: caps)
-        if caps.inTmux, option == .auto || option == .sixel || option == .kitty || option == .iterm2 {
+        if caps.inTmux, option == .auto || option == .sixel || option == .kitty || option == .iterm2 || option == .kittyPlaceholders {
             return chooseInTmux(caps, option: option, text: text)
         }
         switch option {
+        case .kittyPlaceholders:
+            return RendererSelection(kind: .kittyPlaceholders, tmuxPassthrough: false,
+                                     reason: "kitty Unicode placeholders forced by --renderer"
+                                        + (caps.kittyPlaceholders ? "" : " (the terminal did not name itself as kitty 0.28+ or Ghostty)"))
         case .sixel, .kitty, .iterm2:
             let kind: RendererKind = option == .sixel ? .sixel : option == .kitty ? .kitty : .iterm2
             return RendererSelection(kind: kind, tmuxPassthrough: false, reason: "\(kind) forced by --renderer")

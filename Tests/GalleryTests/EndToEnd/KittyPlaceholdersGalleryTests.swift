@@ -79,4 +79,38 @@ struct KittyPlaceholdersGalleryTests {
             "\(TmuxReach.tmux35) -L \(socket) -f /dev/null new-session '\($0)' \\; set -g status off"
         })
     }
+
+    /// `--print` inside tmux in kitty 0.41, and outside tmux with `--renderer kitty-placeholders`:
+    /// the sheet's images are uploaded first, then written as placeholder text, and are on screen.
+    @Test(.timeLimit(.minutes(3)))
+    func printedSheetsShowPlaceholderImages() async throws {
+        if let missing = Self.kitty041Missing ?? (TmuxReach.tmux35Installed ? nil : "no tmux 3.5a (scripts/setup)") {
+            print("skipped: \(missing)")
+            return
+        }
+        let dir = try Fixtures.temporaryDirectory("kitty041-print")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await ScreenOracle.mixedList(in: dir, count: 8)
+        let socket = "sdg-kph-\(UUID().uuidString.prefix(8))"
+        defer { _ = try? ChildProcess.run(TmuxReach.tmux35, ["-L", socket, "kill-server"], timeout: 10) }
+        let sdgallery = "XDG_CACHE_HOME=\(dir.path)/cache \(EndToEnd.binary.path) --print --columns 4"
+        for (label, command) in [("direct", "\(sdgallery) --renderer kitty-placeholders list.txt; sleep 60"),
+                                 ("tmux", "tmux -L \(socket) -f /dev/null new-session '\(sdgallery) list.txt; sleep 60' \\; set -g status off")] {
+            let share = try await Blocking.run { () throws -> Double in
+                let terminal = try GraphicalTerminal(kind: .kitty041, command: command, directory: dir.path, size: (120, 36))
+                defer { terminal.stop() }
+                let shot = dir.appendingPathComponent("print-\(label).png").path
+                var share = 0.0
+                _ = GraphicalTerminal.waitUntil(timeout: 30) {
+                    (try? terminal.screenshot(to: shot)) != nil && { share = (try? ScreenOracle.imageShare(shot, crop: "1200x600+0+0")) ?? 0; return share > 0.05 }()
+                }
+                ScreenOracle.keep([shot])
+                return share
+            }
+            #expect(share > 0.05, "\(label): the sheet's images are not on screen (\(share))")
+            if label == "tmux" {
+                #expect(Self.pane(socket).unicodeScalars.contains(KittyPlaceholders.placeholder), "no placeholder cells in the pane")
+            }
+        }
+    }
 }
