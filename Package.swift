@@ -3,7 +3,8 @@
 // sdgallery — a terminal image gallery on a Linux/Swift port of SDWebImage.
 // Dependency arrows point down only:
 //   sdgallery → Gallery → {WebImage, TerminalGraphics} → ImageCodecs → C* wrappers;
-//   Locking (the lock type) and SafeText (the sanitizer) sit under all of them.
+//   Locking (the lock type), SafeText (the sanitizer) and SafeFiles (opening files named from
+//   outside) sit under all of them.
 // Each C library is imported by exactly one Swift module; every module a target imports is declared.
 // Swift 6 language mode (strict concurrency) for every target: `swiftLanguageModes` below.
 import PackageDescription
@@ -42,12 +43,13 @@ let package = Package(
         // MARK: Swift modules
         .target(name: "Locking"),
         .target(name: "SafeText"),
+        .target(name: "SafeFiles"),
         .target(name: "Zlib", dependencies: ["CZlib"]),
         .target(name: "ImageCodecs", dependencies: ["Locking", "CJPEG", "CPNG", "CGIF", "CWebP"]),
         .target(
             name: "WebImage",
             dependencies: [
-                "ImageCodecs", "Locking", "SafeText", "Zlib", "CCurl", "CCrypto",
+                "ImageCodecs", "Locking", "SafeText", "SafeFiles", "Zlib", "CCurl", "CCrypto",
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
@@ -55,7 +57,7 @@ let package = Package(
         .target(
             name: "Gallery",
             dependencies: [
-                "WebImage", "TerminalGraphics", "ImageCodecs", "Locking", "SafeText", "CNcurses", "CSystem",
+                "WebImage", "TerminalGraphics", "ImageCodecs", "Locking", "SafeText", "SafeFiles", "CNcurses", "CSystem",
                 .product(name: "FlyingFox", package: "FlyingFox"),
                 .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
@@ -89,6 +91,7 @@ let package = Package(
         .target(name: "TerminalModel", dependencies: ["CVTerm"], path: "Tests/TerminalModel"),
         .testTarget(name: "TerminalModelTests", dependencies: ["TerminalModel"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
+        .testTarget(name: "SafeFilesTests", dependencies: ["SafeFiles"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
         .testTarget(name: "TestSupportTests", dependencies: ["Locking", "TestSupport"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Locking", "TestSupport"]),
@@ -99,7 +102,7 @@ let package = Package(
         .testTarget(
             name: "GalleryTests",
             dependencies: [
-                "Gallery", "WebImage", "TerminalGraphics", "ImageCodecs", "Locking", "SafeText", "CNcurses", "TestSupport",
+                "Gallery", "WebImage", "TerminalGraphics", "ImageCodecs", "Locking", "SafeText", "SafeFiles", "CNcurses", "TestSupport",
                 "TerminalModel", .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import SafeFiles
 
 /// One line per event of the frame loop, for tests and tools that wait on the program instead of
 /// polling its screen: `SDGALLERY_EVENT_LOG=PATH` appends to PATH (created 0600 if missing).
@@ -23,10 +24,10 @@ public final class EventLog {
         return EventLog(path: path)
     }
 
-    /// Opens `path` for appending; nil when it cannot be opened.
+    /// Opens `path` for appending; nil when it cannot be opened, or is not a regular file or is a
+    /// symbolic link (`SafeFile.openForAppending`: a FIFO blocked the start, a link was followed).
     public init?(path: String) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
+        guard case .success(let fd) = SafeFile.openForAppending(path, mode: 0o600) else { return nil }
         descriptor = fd
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SafeFiles
 import ImageCodecs
 import TerminalGraphics
 
@@ -12,6 +13,12 @@ public enum GalleryRunner {
                            stdout: (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) },
                            stderr: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) -> Int32 {
         HeapTuning.apply()
+        // libcurl opens the netrc file on the network thread, blocking there on a FIFO: only a
+        // regular file is taken, said at once.
+        if let netrc = options.netrcFile, case .failure(let refusal) = SafeFile.openForReading(netrc).map({ close($0.descriptor) }) {
+            stderr("sdgallery: --netrc-file '\(TerminalText.sanitize(netrc))': \(refusal.reason)\n")
+            return 1
+        }
         let components = components ?? .live(options)
         let environment = ProcessInfo.processInfo.environment
         if options.probe {
@@ -33,6 +40,22 @@ public enum GalleryRunner {
             }
             let empty = URLListIndex(bytes: Data(), baseDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             return interactive(options, index: empty, badLines: 0, stream: StreamingList(descriptor: pipe), components: components, stderr: stderr)
+        }
+        // A list arriving through a FIFO (`sdgallery <(command)`, a named pipe): shown as its lines
+        // arrive, as a pipe on standard input is; opened without blocking (`SafeFile.openStream`).
+        if options.inputs.count == 1, let only = options.inputs.first, only != "-", !options.demo, !options.printSheet, !dumb,
+           TerminalDevice.isTerminal(1), TerminalDevice.isTerminal(0), SafeFile.kind(of: only) == .fifo {
+            switch SafeFile.openStream(only) {
+            case .success(let stream):
+                // Relative paths resolve against the working directory, as for standard input
+                // (`<(command)` is /dev/fd/63).
+                let empty = URLListIndex(bytes: Data(), baseDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+                return interactive(options, index: empty, badLines: 0, stream: StreamingList(descriptor: stream.descriptor),
+                                   components: components, stderr: stderr)
+            case .failure(let refusal):
+                stderr("sdgallery: cannot read '\(TerminalText.sanitize(only))': \(refusal.reason)\n")
+                return 1
+            }
         }
         let index: URLListIndex
         if options.demo {

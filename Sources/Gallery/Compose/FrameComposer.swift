@@ -41,7 +41,9 @@ public struct FrameComposer: Sendable {
                 drawListText(item, selected: selected, in: place.text, grid: &grid)
             }
         }
-        if model.count == 0, model.terminal.rows > 1 {
+        // An empty list says so in the grid; a filter that matches nothing says it once, in the
+        // status bar ("0 of 60 matching /x").
+        if model.count == 0, model.filter == nil, model.terminal.rows > 1 {
             grid.put("No images in the list.", column: 1, row: 0, style: theme.details)
         }
         drawStatus(model, status: status, grid: &grid)

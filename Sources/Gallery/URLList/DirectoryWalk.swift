@@ -1,4 +1,5 @@
 import Foundation
+import SafeFiles
 
 /// One walk of `imagesInDirectory`: the folders entered so far, by device and inode.
 struct DirectoryWalk {
@@ -21,12 +22,11 @@ struct DirectoryWalk {
         var files: [String] = [], folders: [String] = []
         for name in names where !name.hasPrefix(".") {
             let path = (directory as NSString).appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
-                if recursive { folders.append(name) }
-            } else if URLListIndex.imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                files.append(name)
+            // Folders and regular files only: a FIFO, socket or device named like an image is skipped.
+            switch SafeFile.kind(of: path) {
+            case .directory?: if recursive { folders.append(name) }
+            case .regular? where URLListIndex.imageExtensions.contains((name as NSString).pathExtension.lowercased()): files.append(name)
+            default: continue
             }
         }
         let natural: (String, String) -> Bool = { $0.compare($1, options: [.numeric, .caseInsensitive]) == .orderedAscending }

@@ -1,4 +1,5 @@
 import Foundation
+import SafeFiles
 
 /// Why a list could not be read at all.
 public struct URLListLoadError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -26,18 +27,26 @@ extension URLListIndex {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
         if path == "-" { return URLListIndex(bytes: readStandardInput(), baseDirectory: cwd) }
         let fileURL = URL(fileURLWithPath: path, relativeTo: cwd).standardizedFileURL
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: fileURL.path, isDirectory: &isDirectory) else {
-            throw URLListLoadError(path: path, reason: "No such file or directory")
-        }
-        if isDirectory.boolValue { throw URLListLoadError(path: path, reason: "is a directory") }
-        let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw URLListLoadError(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw URLListLoadError(path: path, reason: String(cString: strerror(errno))) }
-        let size = Int(info.st_size)
         let folder = fileURL.deletingLastPathComponent()
+        // A FIFO (`<(command)`, a named pipe) is read as standard input is (relative paths against
+        // the working directory: `<(command)` is /dev/fd/63); /dev/tty, a socket or a
+        // device is refused without being opened (`SafeFile`).
+        if SafeFile.kind(of: fileURL.path) == .fifo {
+            switch SafeFile.openStream(fileURL.path) {
+            case .success(let stream):
+                defer { close(stream.descriptor) }
+                return URLListIndex(bytes: FileHandle(fileDescriptor: stream.descriptor).readDataToEndOfFile(), baseDirectory: cwd)
+            case .failure(let refusal): throw URLListLoadError(path: path, reason: refusal.reason)
+            }
+        }
+        let file: OpenedFile
+        switch SafeFile.openForReading(fileURL.path) {
+        case .success(let opened): file = opened
+        case .failure(let refusal): throw URLListLoadError(path: path, reason: refusal.reason)
+        }
+        let descriptor = file.descriptor
+        defer { close(descriptor) }
+        let size = file.size
         guard size > 0 else { return URLListIndex(bytes: Data(), baseDirectory: folder) }
         guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), mapped != MAP_FAILED else {
             throw URLListLoadError(path: path, reason: String(cString: strerror(errno)))

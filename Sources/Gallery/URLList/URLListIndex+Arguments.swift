@@ -1,4 +1,6 @@
 import Foundation
+import ImageCodecs
+import SafeFiles
 
 extension URLListIndex {
     /// The list for the command line's arguments, like timg's: each may be an image file, a
@@ -60,22 +62,18 @@ extension URLListIndex {
     static func kind(of argument: String, cwd: URL) -> ArgumentKind {
         if URLList.schemePrefix(of: argument) != nil { return .url }
         let path = URL(fileURLWithPath: argument, relativeTo: cwd).standardizedFileURL.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing("No such file or directory") }
-        if isDirectory.boolValue { return .directory(path) }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return .missing("cannot be read") }
+        switch SafeFile.kind(of: path) {
+        case nil: return .missing(String(cString: strerror(errno)))
+        case .directory: return .directory(path)
+        case .fifo: return .list  // `<(command)` or a named pipe: a list read as it arrives
+        case .regular: break
+        case let other?: return .missing(other.refusal.reason)  // /dev/tty, a socket: never opened
+        }
+        guard case .success(let file) = SafeFile.openForReading(path) else { return .missing("cannot be read") }
+        let handle = FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: true)
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 16)) ?? Data()
-        return isImage(head) ? .image(path) : .list
-    }
-
-    /// Whether the first bytes are those of an image format the codecs read (JPEG, PNG, GIF, WebP).
-    static func isImage(_ head: Data) -> Bool {
-        let bytes = [UInt8](head.prefix(16))
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return true }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return true }
-        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return true }
-        return bytes.count >= 12 && bytes.starts(with: Array("RIFF".utf8)) && Array(bytes[8..<12]) == Array("WEBP".utf8)
+        return ImageFormat.sniff(head).isDecodable ? .image(path) : .list
     }
 
     /// File extensions taken from directories (a directory's files are not each opened to sniff).

@@ -1,4 +1,5 @@
 import Foundation
+import SafeFiles
 
 /// The password a netrc file gives a user on a host (`machine HOST login USER password PW`, or the
 /// `default` entry), read by the downloader itself for `--user U --netrc`: libcurl, given a user
@@ -11,10 +12,9 @@ enum NetrcFile {
     /// The password for `user` on `host` in `file` ("" for `~/.netrc`); nil when none is given.
     static func password(forUser user: String, host: String, file: String) -> String? {
         let path = file.isEmpty ? (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + "/.netrc" : file
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              (attributes[.size] as? Int ?? 0) <= 1 << 20,
-              let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        return password(forUser: user, host: host, in: text)
+        // A regular file of at most 1 MB, opened without blocking (a FIFO blocked here).
+        guard case .success(let bytes) = SafeFile.contents(of: path, limit: 1 << 20) else { return nil }
+        return password(forUser: user, host: host, in: String(decoding: bytes, as: UTF8.self))
     }
 
     /// The password for `user` on `host` in netrc `text` (the first matching entry: `machine HOST`,

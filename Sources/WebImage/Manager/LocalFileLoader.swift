@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import SafeFiles
 
 /// Loads `file:` URLs: reads and decodes off the caller's thread, within a size cap, a few at a
 /// time (one per core, at least two: a file that inflates to a large canvas holds its memory while it
@@ -27,29 +28,33 @@ struct LocalFileLoader: Sendable {
     func load(_ url: URL, options: DecodeOptions, readingOnlyWhatIsNeeded: Bool = false,
               done: @escaping @Sendable (Result<Image, ImageLoadError>) -> Void) {
         queue.addOperation { [decode] in
-            let path = url.path
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else {
-                let exists = FileManager.default.fileExists(atPath: path)
-                done(.failure(.file(url, reason: exists ? "cannot read file" : "file not found")))
+            // Only a regular file, opened without blocking (a FIFO, /dev/tty or /dev/stdin in a list
+            // made this queue read the terminal, swallowing keys): `SafeFile`.
+            let file: OpenedFile
+            switch SafeFile.openForReading(url.path) {
+            case .success(let opened): file = opened
+            case .failure(let refusal):
+                done(.failure(.file(url, reason: refusal.reason == FileRefusal.system(ENOENT).reason ? "file not found" : refusal.reason)))
                 return
             }
-            if attributes[.type] as? FileAttributeType == .typeDirectory {
-                done(.failure(.file(url, reason: "is a directory")))
-                return
-            }
-            let size = attributes[.size] as? Int ?? 0
-            guard size <= Self.maxBytes else {
-                done(.failure(.file(url, reason: "file too large (\(size >> 20) MB)")))
+            let handle = FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: true)
+            defer { try? handle.close() }
+            guard file.size <= Self.maxBytes else {
+                done(.failure(.file(url, reason: "file too large (\(file.size >> 20) MB)")))
                 return
             }
             do {
                 if readingOnlyWhatIsNeeded, options.targetSize != nil {
-                    let handle = try FileHandle(forReadingFrom: url)
-                    defer { try? handle.close() }
-                    done(.success(try ImageCoders.decodeFile(handle, size: size, options: options).image))
+                    done(.success(try ImageCoders.decodeFile(handle, size: file.size, options: options).image))
                     return
                 }
-                let data = try Data(contentsOf: url)
+                let data: Data
+                switch SafeFile.read(file.descriptor, limit: Self.maxBytes) {
+                case .success(let read): data = read
+                case .failure(let refusal):
+                    done(.failure(.file(url, reason: refusal.reason)))
+                    return
+                }
                 done(.success(try decode(data, options)))
             } catch let error as DecodeError {
                 done(.failure(.download(.decodeFailed(url: url, reason: error))))

@@ -34,6 +34,24 @@ import TerminalGraphics
         #expect(frame.grid[other.column, other.row].style == GalleryTheme.colour.title)
     }
 
+    /// Issue 29: a filter that matched nothing said "No images in the list." in the grid and "0 of 60
+    /// matching" in the status bar; it says it once, in the status bar. An empty list still says so.
+    @Test func aFilterMatchingNothingSaysItOnce() {
+        var model = makeModel(count: 60)
+        model.startFilter()
+        model.setFilter("zzz-nothing")
+        #expect(model.count == 0)
+        let screen = InMemoryScreen(size: model.terminal)
+        screen.present(composer.compose(model, status: StatusInfo()) { _ in nil }, repaintAll: true)
+        let text = screen.lines.joined(separator: "\n")
+        #expect(!text.contains("No images in the list."), "\(text)")
+        #expect(screen.lines.last?.contains("0 of 60") == true, "\(screen.lines.last ?? "")")
+        let empty = makeModel(count: 0)
+        let blank = InMemoryScreen(size: empty.terminal)
+        blank.present(composer.compose(empty, status: StatusInfo()) { _ in nil }, repaintAll: true)
+        #expect(blank.lines.joined().contains("No images in the list."))
+    }
+
     /// With quiet image rows (sixel), a loading cell's image rows change only when its bar crosses a
     /// quarter: 1% more of a download leaves them as they were (the caption still counts).
     @Test func quietImageRowsChangeOnlyAtQuarters() {

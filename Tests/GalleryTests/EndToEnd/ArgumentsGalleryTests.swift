@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 import TestSupport
 @testable import Gallery
@@ -44,8 +47,8 @@ struct ArgumentsGalleryTests {
         let names = URLListIndex.imagesInDirectory(dir.path, recursive: true).map { String($0.dropFirst(dir.path.count + 1)) }
         #expect(names == ["a9.jpg", "a10.jpg", "b/x.png", "b/c/y.gif"])
         #expect(URLListIndex.imagesInDirectory(dir.path, recursive: false).count == 2)
-        #expect(URLListIndex.isImage(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])))
-        #expect(URLListIndex.isImage(Data("RIFF\0\0\0\0WEBPVP8 ".utf8)))
-        #expect(!URLListIndex.isImage(Data("https://example.com/a.jpg\n".utf8)))
+        // A FIFO, a socket or a device named like an image is not taken (issue 30: opening one blocked).
+        #expect(mkfifo(dir.appendingPathComponent("pipe.jpg").path, 0o600) == 0)
+        #expect(URLListIndex.imagesInDirectory(dir.path, recursive: false).count == 2)
     }
 }

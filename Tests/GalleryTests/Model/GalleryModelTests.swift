@@ -147,7 +147,7 @@ func makeModel(count: Int, columns: Int = 160, rows: Int = 37, mode: ViewMode = 
         model.setState(.final, of: 0)
         #expect(model.items[0].details == "640×480 · 244 KB")
         model.setState(.failure("404 Not Found\u{1B}[2J"), of: 1)
-        #expect(model.items[1].details == "404 Not Found[2J")
+        #expect(model.items[1].details == "404 Not Found")
         #expect(model.items[2].details == "waiting")
         #expect(SizeText.size(3_500_000) == "3.3 MB")
     }

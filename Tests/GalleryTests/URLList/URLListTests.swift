@@ -53,7 +53,7 @@ import Testing
         let list = URLList.parse(text, baseDirectory: base)
         #expect(list.entries.count == 1)
         let title = list.entries[0].title ?? ""
-        #expect(title == "]0;pwnedTitle[2J31mgnp.exe")
+        #expect(title == "Titlegnp.exe")  // whole escape sequences go, not only their ESC
         #expect(!title.unicodeScalars.contains { TerminalText.isUnsafe($0) })
         #expect(list.diagnostics.map(\.problem) == [.controlCharacters, .controlCharacters, .lineTooLong(URLList.maximumLineLength + 1)])
         for diagnostic in list.diagnostics {

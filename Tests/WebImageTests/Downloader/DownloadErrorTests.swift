@@ -56,10 +56,10 @@ struct DownloadErrorTests {
             (.tooLarge(url: url, limit: 1_500_000, announced: nil), "too large: over the 1.4 MB limit"),
             (.tooManyRedirects(url: url, limit: 10), "too many redirects (over 10)"),
             (.redirectRefused(url: url, target: "file:///etc/passwd"), "redirect to file: refused"),
-            (.redirectRefused(url: url, target: "\u{1B}]0;x\u{7}:y"), "redirect to ]0;x: refused"),
+            (.redirectRefused(url: url, target: "\u{1B}]0;x\u{7}:y"), "redirect to ?: refused"),
             (.redirectRefused(url: url, target: "nowhere"), "redirect to ?: refused"),
             (.badStatus(url: url, code: 401, reason: "Unauthorized"), "401 Unauthorized (login required)"),
-            (.badStatus(url: url, code: 404, reason: "Not\u{1B}[2J  Found"), "404 Not [2J Found"),
+            (.badStatus(url: url, code: 404, reason: "Not\u{1B}[2J  Found"), "404 Not Found"),
             (.badStatus(url: url, code: 500, reason: ""), "HTTP 500"),
             (.badContentEncoding(url: url, encoding: "gzip", message: "x"), "corrupt gzip body (Content-Encoding)"),
         ]
