@@ -56,7 +56,8 @@ extension GalleryApp {
         guard item.problem == nil else { return }  // a bad list line: its cell shows the diagnostic
         let slot = binding.slot
         // Weak: the source's slot keeps this closure while its load runs, and the app owns the source.
-        source.bind(slot: slot, item: item, targetSize: binding.target, options: options.union(loadOptions)) { [weak self] update in
+        source.bind(slot: slot, item: item, targetSize: binding.target,
+                    options: options.union(loadOptions).union(binding.request.decodeOptions)) { [weak self] update in
             self?.apply(update, to: slot)
         }
     }

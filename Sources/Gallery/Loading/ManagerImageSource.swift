@@ -76,7 +76,7 @@ public final class ManagerImageSource: CellImageSource {
     /// The memory cache's image of the item at `targetSize`: a manager load that answers from memory
     /// only, which completes inline (no disk read, no request).
     public func cachedImage(for item: GalleryItem, targetSize: PixelSize) -> Image? {
-        let request = ImageRequest(url: item.entry.location.url, targetSize: targetSize, options: .memoryCacheOnly)
+        let request = ImageRequest(url: item.entry.location.url, targetSize: targetSize, options: [.memoryCacheOnly, .decodeFirstFrameOnly])
         let found = Locked<Image?>(nil)
         manager.loadImage(with: request) { result in found.withLock { $0 = result.image } }
         return found.withLock { $0 }
@@ -193,7 +193,8 @@ public final class ManagerImageSource: CellImageSource {
     private func startPrefetch(_ request: PrefetchRequest, url: URL) {
         pruneFinishedPrefetches()
         let ended = onSettled
-        prefetches[request] = (url, prefetcher.prefetchURLs([url], targetSize: request.target, storeInMemory: true) { _, _ in ended?() })
+        prefetches[request] = (url, prefetcher.prefetchURLs([url], targetSize: request.target, storeInMemory: true,
+                                                            options: request.decodeOptions) { _, _ in ended?() })
     }
 
     /// Whether a started prefetch has not ended: from its start (a disk-cache look first, no download

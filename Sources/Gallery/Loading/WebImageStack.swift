@@ -127,7 +127,8 @@ public final class WebImageStack: Sendable {
     /// the cell's size, as the gallery's cells do (not with `--refresh`), and no partial image is
     /// decoded: nobody sees one.
     static func printOptions(_ options: GalleryOptions) -> ImageRequest.Options {
-        let options = requestOptions(options).subtracting(.progressiveLoad)
+        // A sheet shows stills: an animation's first frame only.
+        let options = requestOptions(options).subtracting(.progressiveLoad).union(.decodeFirstFrameOnly)
         return options.contains(.refreshCached) ? options : options.union(.stopWhenSufficient)
     }
 

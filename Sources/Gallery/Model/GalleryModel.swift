@@ -162,7 +162,7 @@ public struct GalleryModel: Sendable {
         let requests = visible
             .filter { !$0.image.isEmpty }
             .sorted { abs($0.index - selected) < abs($1.index - selected) || (abs($0.index - selected) == abs($1.index - selected) && $0.index < $1.index) }
-            .map { PrefetchRequest(index: $0.index, target: target(for: $0.image)) }
+            .map { PrefetchRequest(index: $0.index, target: target(for: $0.image), animated: fullView != nil) }
         var diff = binder.reconcile(visible: requests, prefetch: prefetchWindow())
         for cancelled in diff.cancels where cancelled.index < count && !items[cancelled.index].state.isSettled {
             items[cancelled.index].state = .placeholder
@@ -181,7 +181,7 @@ public struct GalleryModel: Sendable {
         if let fullView {
             let next = direction == .forward ? fullView + 1 : fullView - 1
             guard next >= 0, next < count else { return [] }
-            return [PrefetchRequest(index: next, target: target(for: layout.fullViewImage))]
+            return [PrefetchRequest(index: next, target: target(for: layout.fullViewImage), animated: true)]
         }
         guard layout.pageCapacity > 0, let first = visibleIndices.first, let size = placements.first.map({ target(for: $0.image) }) else { return [] }
         let span = layout.pageCapacity * prefetchScreens

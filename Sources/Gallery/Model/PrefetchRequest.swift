@@ -1,4 +1,5 @@
 import ImageCodecs
+import WebImage
 
 /// A low-priority load to warm the cache for an item that is not on screen yet.
 public struct PrefetchRequest: Sendable, Hashable {
@@ -6,4 +7,17 @@ public struct PrefetchRequest: Sendable, Hashable {
     public var index: Int
     /// The pixel size it will be shown at.
     public var target: PixelSize
+    /// Whether it is shown playing (the full view: every frame decoded); the grid and the list
+    /// show stills (`ImageRequest.Options.decodeFirstFrameOnly`).
+    public var animated = false
+
+    /// Creates a request.
+    public init(index: Int, target: PixelSize, animated: Bool = false) {
+        self.index = index
+        self.target = target
+        self.animated = animated
+    }
+
+    /// The request options this load's kind adds: a still decodes the first frame only.
+    public var decodeOptions: ImageRequest.Options { animated ? [] : .decodeFirstFrameOnly }
 }

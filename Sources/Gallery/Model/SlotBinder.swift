@@ -22,7 +22,7 @@ public struct SlotBinder: Sendable, Hashable {
         var kept = Set<PrefetchRequest>()
         for slot in bindings.keys.sorted() {
             guard let binding = bindings[slot] else { continue }
-            let key = PrefetchRequest(index: binding.index, target: binding.target)
+            let key = binding.request
             if wanted.contains(key) && !kept.contains(key) {
                 kept.insert(key)
             } else {
@@ -34,7 +34,7 @@ public struct SlotBinder: Sendable, Hashable {
         for request in visible where !kept.contains(request) {
             kept.insert(request)
             let slot = free.isEmpty ? SlotID((bindings.keys.max()?.rawValue ?? -1) + 1) : free.removeFirst()
-            let binding = SlotBinding(slot: slot, index: request.index, target: request.target)
+            let binding = SlotBinding(slot: slot, index: request.index, target: request.target, animated: request.animated)
             bindings[slot] = binding
             diff.binds.append(binding)
         }

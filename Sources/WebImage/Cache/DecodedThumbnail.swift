@@ -22,7 +22,8 @@ enum DecodedThumbnail {
     /// The disk key of the thumbnail of `key` (nil without a target size).
     static func diskKey(for key: ImageCacheKey) -> String? {
         guard let size = key.targetSize else { return nil }
-        return key.diskKey + "@thumb/\(size.width)x\(size.height)"
+        // A still (first frame only) of an animation is no stand-in for its frames: their own names.
+        return key.diskKey + "@thumb/\(size.width)x\(size.height)" + (key.firstFrameOnly ? "" : "/frames")
     }
 
     /// Whether keeping `image` as a thumbnail of `originalBytes` bytes saves work on a warm start:

@@ -123,7 +123,7 @@ public final class ImageCache: Sendable {
             decodeQueue.async { [self] in
                 guard !operation.isCancelled else { return }
                 do {
-                    let image = try config.decoder(entry.data, DecodeOptions(targetSize: key.targetSize))
+                    let image = try config.decoder(entry.data, key.decodeOptions)
                     if config.shouldCacheImagesInMemory { memory.set(image, forKey: key, metadata: metadata) }
                     // Queue the thumbnail write before delivering, so a caller's waitUntilIdle covers it.
                     if let identity { storeThumbnail(image, forKey: key, originalBytes: entry.data.count, identity: identity) }

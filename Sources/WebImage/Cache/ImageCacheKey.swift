@@ -15,30 +15,37 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
     public let urlKey: String
     /// The box the image is decoded to fit in; nil for a full-size decode.
     public let targetSize: PixelSize?
+    /// Whether only an animation's first frame is decoded (`ImageRequest.Options.decodeFirstFrameOnly`:
+    /// the grid's stills), a different entry from the one with every frame.
+    public let firstFrameOnly: Bool
 
     /// A key for `url` (its fragment is ignored: it never reaches the server; `user:password@` is
     /// left out: credentials never reach the cache or the disk).
-    public init(url: URL, targetSize: PixelSize? = nil) {
+    public init(url: URL, targetSize: PixelSize? = nil, firstFrameOnly: Bool = false) {
         var string = url.removingCredentials.absoluteString
         if let hash = string.firstIndex(of: "#") { string = String(string[..<hash]) }
-        self.init(urlKey: string, targetSize: targetSize)
+        self.init(urlKey: string, targetSize: targetSize, firstFrameOnly: firstFrameOnly)
     }
 
     /// A key from an already URL-derived string.
-    public init(urlKey: String, targetSize: PixelSize? = nil) {
+    public init(urlKey: String, targetSize: PixelSize? = nil, firstFrameOnly: Bool = false) {
         self.urlKey = urlKey
         self.targetSize = targetSize
+        self.firstFrameOnly = firstFrameOnly
     }
 
     /// The key of the original bytes on disk (no target size).
     public var diskKey: String { urlKey }
 
     /// The same URL at another target size.
-    public func withTargetSize(_ size: PixelSize?) -> ImageCacheKey { ImageCacheKey(urlKey: urlKey, targetSize: size) }
+    public func withTargetSize(_ size: PixelSize?) -> ImageCacheKey { ImageCacheKey(urlKey: urlKey, targetSize: size, firstFrameOnly: firstFrameOnly) }
 
-    /// "url" or "url@W×H".
+    /// How to decode the original for this entry.
+    public var decodeOptions: DecodeOptions { DecodeOptions(targetSize: targetSize, firstFrameOnly: firstFrameOnly) }
+
+    /// "url", "url@W×H", or "url@W×H·still" (first frame only).
     public var description: String {
-        guard let targetSize else { return urlKey }
-        return "\(urlKey)@\(targetSize)"
+        guard let targetSize else { return urlKey + (firstFrameOnly ? "@still" : "") }
+        return "\(urlKey)@\(targetSize)" + (firstFrameOnly ? "·still" : "")
     }
 }

@@ -138,7 +138,9 @@ struct Load: Sendable {
 
     var options: ImageRequest.Options { request.options }
 
-    var cacheKey: ImageCacheKey { ImageCacheKey(urlKey: key, targetSize: request.targetSize) }
+    var cacheKey: ImageCacheKey {
+        ImageCacheKey(urlKey: key, targetSize: request.targetSize, firstFrameOnly: request.options.contains(.decodeFirstFrameOnly))
+    }
 
     /// Delivers `result`; `last` ends the operation.
     func deliver(_ result: ImageLoadResult, last: Bool) {

@@ -41,10 +41,10 @@ public final class ImagePrefetcher: Sendable {
     /// skipped) unless cancelled. Prefetched images go to disk only unless `storeInMemory`.
     @discardableResult
     public func prefetchURLs(
-        _ urls: [URL], targetSize: PixelSize? = nil, storeInMemory: Bool = false,
+        _ urls: [URL], targetSize: PixelSize? = nil, storeInMemory: Bool = false, options extra: ImageRequest.Options = [],
         completed: (@Sendable (_ finished: Int, _ skipped: Int) -> Void)? = nil
     ) -> PrefetchToken {
-        start(urls, request(targetSize, storeInMemory: storeInMemory), progress: nil, completed: completed)
+        start(urls, request(targetSize, storeInMemory: storeInMemory, extra: extra), progress: nil, completed: completed)
     }
 
     /// Prefetches `urls`, reporting `progress` (URLs done, total) after each one. Both closures are
@@ -55,13 +55,14 @@ public final class ImagePrefetcher: Sendable {
         progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void,
         completed: @escaping @Sendable (_ finished: Int, _ skipped: Int) -> Void
     ) -> PrefetchToken {
-        start(urls, request(targetSize, storeInMemory: storeInMemory), progress: progress, completed: completed)
+        start(urls, request(targetSize, storeInMemory: storeInMemory, extra: []), progress: progress, completed: completed)
     }
 
-    /// The request every URL of a prefetch loads with (its URL filled in per load).
-    private func request(_ targetSize: PixelSize?, storeInMemory: Bool) -> ImageRequest {
+    /// The request every URL of a prefetch loads with (its URL filled in per load): the prefetcher's
+    /// options, `extra` (e.g. `.decodeFirstFrameOnly`) and, unless `storeInMemory`, `.skipMemoryStore`.
+    private func request(_ targetSize: PixelSize?, storeInMemory: Bool, extra: ImageRequest.Options) -> ImageRequest {
         ImageRequest(url: nil, targetSize: targetSize, priority: .low,
-                     options: storeInMemory ? options : options.union(.skipMemoryStore))
+                     options: (storeInMemory ? options : options.union(.skipMemoryStore)).union(extra))
     }
 
     /// Cancels every prefetch of this prefetcher.

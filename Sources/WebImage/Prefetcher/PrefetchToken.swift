@@ -95,7 +95,8 @@ public final class PrefetchToken: Cancellable {
     private func isCached(_ url: URL) -> Bool {
         let key = manager.cacheKey(for: url)
         if manager.cache.disk?.contains(key: key) == true { return true }
-        return manager.cache.memory.image(forKey: ImageCacheKey(urlKey: key, targetSize: template.targetSize)) != nil
+        return manager.cache.memory.image(forKey: ImageCacheKey(urlKey: key, targetSize: template.targetSize,
+                                                                           firstFrameOnly: template.options.contains(.decodeFirstFrameOnly))) != nil
     }
 
     private func record(_ index: Int, skipped: Bool, failed: Bool) {

@@ -1,7 +1,7 @@
-import WebImage
 import Foundation
 import ImageCodecs
 import Testing
+import WebImage
 @testable import Gallery
 import TerminalGraphics
 
@@ -94,6 +94,20 @@ func makeModel(count: Int, columns: Int = 160, rows: Int = 37, mode: ViewMode = 
         _ = model.perform(.doubleClick(column: other.text.column, row: other.text.row))
         #expect(model.selection == 4)
         #expect(model.fullView == 4)
+    }
+
+    /// Issue 30: the grid and the list show stills, so their loads decode an animation's first frame
+    /// only; the full view (and its prefetch of the next item) plays every frame.
+    @Test func gridLoadsAreStillsAndTheFullViewPlays() {
+        var model = makeModel(count: 100)
+        model.prefetchScreens = 1
+        let grid = model.reconcile()
+        #expect(!grid.binds.isEmpty && grid.binds.allSatisfy { !$0.animated && $0.request.decodeOptions == .decodeFirstFrameOnly })
+        #expect(!model.prefetchWindow().isEmpty && model.prefetchWindow().allSatisfy { !$0.animated })
+        _ = model.perform(.open)
+        let full = model.reconcile()
+        #expect(full.binds.count == 1 && full.binds[0].animated && full.binds[0].request.decodeOptions.isEmpty)
+        #expect(model.prefetchWindow().allSatisfy { $0.animated })
     }
 
     @Test func viewToggleHelpAndFullView() {
