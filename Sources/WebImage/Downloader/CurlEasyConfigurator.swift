@@ -32,8 +32,10 @@ enum CurlEasyConfigurator {
         // counted in the write callback (chunked, lying or compressed bodies).
         let timeoutMS = max(1, Int(request.timeout.components.seconds * 1000 + request.timeout.components.attoseconds / 1_000_000_000_000_000))
         setLong(easy, CURLOPT_CONNECTTIMEOUT_MS, timeoutMS)
-        // Backstop stall detection; the session's own idle check (millisecond resolution) fires first.
-        setLong(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+        // The minimum rate: a body slower than `CurlRequest.minimumRate` over one idle timeout is cut
+        // (a 2 B/s drip was "loading" for 1144 s, until the overall deadline); also the backstop of
+        // stall detection (the session's own idle check, millisecond resolution, fires first).
+        setLong(easy, CURLOPT_LOW_SPEED_LIMIT, CurlRequest.minimumRate)
         setLong(easy, CURLOPT_LOW_SPEED_TIME, max(1, (timeoutMS + 999) / 1000))
         _ = sdg_curl_easy_set_write_callback(easy, curlWriteCallback, context)
         _ = sdg_curl_easy_set_header_callback(easy, curlHeaderCallback, context)

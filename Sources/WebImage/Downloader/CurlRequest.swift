@@ -30,6 +30,9 @@ struct CurlRequest: Sendable {
     /// `--location-trusted`; libcurl itself sends custom headers to every host).
     var originOnlyHeaders: Set<String> = []
 
+    /// Slowest rate, in bytes a second, a transfer may keep over any idle timeout (15 s): 256 B/s.
+    static let minimumRate = 256
+
     /// Slowest average body rate a transfer may keep up to its size cap (64 KB/s).
     static let minimumAverageRate: Int64 = 64 * 1024
 

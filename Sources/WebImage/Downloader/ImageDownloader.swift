@@ -21,6 +21,8 @@ public final class ImageDownloader: @unchecked Sendable {
         var operations: [URL: any DownloadOperation] = [:]
         var pending = PendingOperationQueue()
         var running: Set<ObjectIdentifier> = []
+        /// Running operations per host (`ImageDownloader.hostKey`).
+        var runningPerHost: [String: Int] = [:]
         var suspended = false
         var invalidated = false
         var session: CurlSession
@@ -147,14 +149,27 @@ public final class ImageDownloader: @unchecked Sendable {
     }
 
     /// Pops runnable operations and marks them running (the caller starts them outside the lock).
+    /// An operation waits while its host already runs `maxDownloadsPerHost` transfers, so a slow or
+    /// dead host never holds every slot (six stalled URLs on one host kept twelve photos of another
+    /// "waiting"); the others start past it in the queue's order.
     static func dequeueRunnable(_ state: inout State) -> [any DownloadOperation] {
         var start: [any DownloadOperation] = []
-        while !state.suspended, state.running.count < max(1, state.config.maxConcurrentDownloads),
-              let next = state.pending.dequeue(order: state.config.executionOrder) {
+        let perHost = max(1, state.config.maxDownloadsPerHost)
+        while !state.suspended, state.running.count < max(1, state.config.maxConcurrentDownloads) {
+            let busy = state.runningPerHost
+            guard let next = state.pending.dequeue(order: state.config.executionOrder, where: { operation in
+                (busy[hostKey(operation.url)] ?? 0) < perHost
+            }) else { break }
             state.running.insert(ObjectIdentifier(next))
+            state.runningPerHost[hostKey(next.url), default: 0] += 1
             start.append(next)
         }
         return start
+    }
+
+    /// The host a transfer counts against: scheme, host and port of its URL.
+    static func hostKey(_ url: URL) -> String {
+        "\(url.scheme ?? "")://\(url.host ?? "")" + (url.port.map { ":\($0)" } ?? "")
     }
 
     /// Called by an operation (exactly once) when it stops using its slot.
@@ -163,7 +178,10 @@ public final class ImageDownloader: @unchecked Sendable {
             if let current = state.operations[operation.url], current === operation {
                 state.operations[operation.url] = nil
             }
-            state.running.remove(ObjectIdentifier(operation))
+            if state.running.remove(ObjectIdentifier(operation)) != nil {
+                let host = Self.hostKey(operation.url)
+                state.runningPerHost[host] = (state.runningPerHost[host] ?? 1) > 1 ? state.runningPerHost[host]! - 1 : nil
+            }
             state.pending.remove(operation)
             let finishedAll = state.invalidated && state.operations.isEmpty
             return (Self.dequeueRunnable(&state), finishedAll ? state.session : nil)

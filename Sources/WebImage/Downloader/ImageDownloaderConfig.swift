@@ -27,8 +27,11 @@ public struct ImageDownloaderConfig: Sendable {
     /// Default response size cap: 64 MB.
     public static let defaultMaxResponseBytes: Int64 = 64 << 20
 
-    /// Transfers running at once (default 6).
-    public var maxConcurrentDownloads = 6
+    /// Transfers running at once (default 12), over all hosts.
+    public var maxConcurrentDownloads = 12
+    /// Transfers running at once to one host (scheme, host, port; default 6, as browsers): a slow
+    /// or dead host holds at most these, and the others' images still load.
+    public var maxDownloadsPerHost = 6
     /// Idle timeout in seconds: connect, first byte, or a stalled body (default 15; 0 means 15).
     public var downloadTimeout: TimeInterval = 15
     /// Order of queued downloads of equal priority.

@@ -35,10 +35,11 @@ struct PendingOperationQueue {
         if let i = index(of: operation) { entries.remove(at: i) }
     }
 
-    /// Removes and returns the operation to start next.
-    mutating func dequeue(order: ImageDownloaderConfig.ExecutionOrder) -> (any DownloadOperation)? {
-        guard var best = entries.indices.first else { return nil }
-        for i in entries.indices.dropFirst() {
+    /// Removes and returns the operation to start next, among those `allowed` admits.
+    mutating func dequeue(order: ImageDownloaderConfig.ExecutionOrder,
+                          where allowed: (any DownloadOperation) -> Bool = { _ in true }) -> (any DownloadOperation)? {
+        guard var best = entries.indices.first(where: { allowed(entries[$0].operation) }) else { return nil }
+        for i in entries.indices where i > best && allowed(entries[i].operation) {
             let a = entries[i], b = entries[best]
             if a.priority != b.priority {
                 if a.priority > b.priority { best = i }

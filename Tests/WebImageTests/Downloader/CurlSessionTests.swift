@@ -193,6 +193,28 @@ struct CurlSessionTests {
         await server.stop()
     }
 
+    /// Issue 30: a body dripped at 2 B/s never looked idle and stayed "loading" until the overall
+    /// deadline (1144 s). Under `CurlRequest.minimumRate` for an idle timeout, it is cut.
+    @Test("a body slower than the minimum rate is cut within a few idle timeouts")
+    func minimumRate() async throws {
+        let server = try await LoopbackServer.start()
+        var drip = StubResponse.ok(DownloaderTestKit.fakeImageBytes(64 * 1024))
+        drip.bytesPerSecond = 40
+        drip.chunkSize = 4
+        server.route("/drip", drip)
+        let downloader = ImageDownloader(config: DownloaderTestKit.config(timeout: 2))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = await fetch(downloader, server.url("/drip"))
+        let elapsed = clock.now - start
+        guard case .failure(.timedOut) = result else {
+            Issue.record("\(result)")
+            return
+        }
+        #expect(elapsed < .seconds(8), "cut after \(elapsed)")
+        await server.stop()
+    }
+
     @Test("short body, refused connection, unknown host, TLS failure → typed errors")
     func brokenConnections() async throws {
         let server = try await LoopbackServer.start()

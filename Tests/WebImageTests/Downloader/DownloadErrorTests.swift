@@ -103,7 +103,7 @@ struct DownloadErrorTests {
         #expect(ImageRequest(url: nil).priority == .normal)
         #expect(DownloadPriority.low < .normal && .normal < .high && .high < .veryHigh)
         var config = ImageDownloaderConfig()
-        #expect(config.maxConcurrentDownloads == 6)
+        #expect(config.maxConcurrentDownloads == 12 && config.maxDownloadsPerHost == 6)
         config.downloadTimeout = 0
         #expect(config.effectiveTimeout == .seconds(15))
         config.downloadTimeout = 2.5

@@ -175,6 +175,36 @@ struct ImageDownloaderTests {
         await server.stop()
     }
 
+    /// Issue 30: six stalled URLs on one host held all six slots, and twelve photos on another host
+    /// stayed "waiting". One host runs at most `maxDownloadsPerHost` transfers; the others' start past
+    /// its waiting ones. (127.0.0.1 and localhost are two hosts of one loopback server.)
+    @Test("a stalled host holds at most its per-host slots: another host's images still load")
+    func perHostLimitKeepsOtherHostsLoading() async throws {
+        let server = try await LoopbackServer.start()
+        var stall = StubResponse.ok(DownloaderTestKit.fakeImageBytes(64 * 1024), contentType: "image/fake")
+        stall.fault = .stallAfter(bytes: 100)
+        stall.stallLimit = .seconds(30)
+        for i in 0..<8 { server.route("/stall\(i)", stall) }
+        for i in 0..<4 { server.route("/photo\(i)", .ok(DownloaderTestKit.fakeImageBytes(4096, seed: UInt8(i)), contentType: "image/fake")) }
+        var config = DownloaderTestKit.config(maxConcurrent: 6)
+        config.maxDownloadsPerHost = 3
+        let downloader = ImageDownloader(config: config)
+        let stalled = ResultRecorder(), photos = ResultRecorder()
+        var tokens: [DownloadToken] = []
+        for i in 0..<8 { tokens += [downloader.downloadImage(with: server.url("/stall\(i)")) { stalled.record($0) }].compactMap { $0 } }
+        #expect(await server.waitUntil { $0.count >= 3 })
+        #expect(downloader.currentDownloadCount == 3 && downloader.queuedDownloadCount == 5)
+        let other = try #require(URL(string: server.url("/photo0").absoluteString.replacingOccurrences(of: "127.0.0.1", with: "localhost")))
+        let base = other.deletingLastPathComponent()
+        for i in 0..<4 { downloader.downloadImage(with: base.appendingPathComponent("photo\(i)")) { photos.record($0) } }
+        #expect(await photos.wait(count: 4, timeout: .seconds(10)), "the other host's images waited behind the stalled host")
+        #expect(photos.all.allSatisfy { if case .success = $0 { true } else { false } })
+        #expect(stalled.all.isEmpty)
+        #expect(ImageDownloaderConfig().maxDownloadsPerHost == 6 && ImageDownloaderConfig().maxConcurrentDownloads == 12)
+        for token in tokens { token.cancel() }
+        await server.stop()
+    }
+
     @Test("a finished transfer keeps its slot until its decode is done: bodies cannot pile up before the decoders")
     func slotHeldUntilDecoded() async throws {
         let server = try await LoopbackServer.start()
