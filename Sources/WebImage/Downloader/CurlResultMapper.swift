@@ -33,6 +33,11 @@ enum CurlResultMapper {
         let message = transfer.curlMessage(code)
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
+            // In the body, curl's own timeout is the minimum rate: the session's idle check
+            // (millisecond resolution) catches a body that stopped before curl would.
+            if case .body(let received) = transfer.timeoutPhase, received > 0 {
+                return .timedOut(url: url, phase: .belowMinimumRate(received: received), limit: transfer.request.timeout)
+            }
             return .timedOut(url: url, phase: transfer.timeoutPhase, limit: transfer.request.timeout)
         case CURLE_COULDNT_CONNECT: return .cannotConnect(url: url, message: message)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .cannotResolveHost(url: url, message: message)

@@ -18,6 +18,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
         /// The body kept moving, too slowly: `received` bytes when the transfer's overall deadline
         /// (`limit`) passed.
         case deadline(received: Int64)
+        /// The body moved slower than `CurlRequest.minimumRate` for a whole idle timeout (`limit`).
+        case belowMinimumRate(received: Int64)
     }
 
     /// The URL is missing, malformed, or not http/https.
@@ -108,6 +110,8 @@ public enum DownloadError: Error, Sendable, Equatable, CustomStringConvertible {
             case .waitingForResponse: return "timed out waiting for the first byte (\(seconds))"
             case .body(let received): return "stalled after \(SizeText.bytes(received)) (no data for \(seconds))"
             case .deadline(let received): return "too slow: \(SizeText.bytes(received)) in \(seconds)"
+            case .belowMinimumRate(let received):
+                return "too slow: under \(CurlRequest.minimumRate) B/s for \(seconds) (\(SizeText.bytes(received)) received)"
             }
         case .cannotConnect: return "cannot connect"
         case .cannotResolveHost: return "unknown host"

@@ -138,6 +138,7 @@ extension ImageDownloadOperation {
     func didComplete(_ result: Result<DownloadResponse, DownloadError>) {
         if case .failure(let error) = result, retryIfTransient(error) { return }
         if case .success = result, continueAfterProbe() { return }
+        if case .success = result, restartIfSpliceFallsShort() { return }
         let outcome = state.withLock { state -> (data: Data, rest: Data, incremental: Bool, response: DownloadResponse?)? in
             guard state.phase == .running else { return nil }
             state.phase = .finished
@@ -193,5 +194,22 @@ extension ImageDownloadOperation {
             }
         }
         state.withLock { $0.handlers.removeAll() }
+    }
+
+    /// A resumed body whose bytes do not add up to the whole length (a 206 whose body was shorter or
+    /// longer than its `Content-Range`; before, it was cached as the image): the spliced bytes are
+    /// dropped and the plain request is sent again (not counted as the retry).
+    func restartIfSpliceFallsShort() -> Bool {
+        let wrong = state.withLock { state -> Bool in
+            guard state.phase == .running, state.offset > 0,
+                  let total = state.response?.headers["content-length"].flatMap({ Int64($0) }),
+                  Int64(state.data.count) != total else { return false }
+            Self.resetAttempt(&state)
+            return true
+        }
+        guard wrong else { return false }
+        forgetDecodedBytes()
+        restartTransfer()
+        return true
     }
 }

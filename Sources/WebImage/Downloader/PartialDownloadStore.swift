@@ -49,17 +49,26 @@ struct PartialDownload: Sendable {
 
     /// Whether a 206 continues exactly these bytes (`Content-Range: bytes N-(total-1)/total`).
     func isContinued(by response: DownloadResponse) -> Bool {
-        guard response.statusCode == 206, response.headers["content-encoding"] == nil,
-              let range = response.headers["content-range"] else { return false }
-        return range.trimmingCharacters(in: .whitespaces) == "bytes \(data.count)-\(totalLength - 1)/\(totalLength)"
+        isContinued(by: response, through: totalLength)
     }
 
-    /// Whether a 206 continues these bytes up to byte `end` (exclusive): `bytes N-(end-1)/total`.
+    /// Whether a 206 continues these bytes up to byte `end` (exclusive): `bytes N-(end-1)/total`,
+    /// of the same representation (the kept strong `ETag`, else the kept `Last-Modified`, is the
+    /// 206's: a 206 with another ETag, or none, was joined to the kept bytes), a body as long as
+    /// its range when it says its length, and no encoding.
     func isContinued(by response: DownloadResponse, through end: Int64) -> Bool {
         let last = min(end, totalLength) - 1
-        guard response.statusCode == 206, response.headers["content-encoding"] == nil,
-              let range = response.headers["content-range"] else { return false }
-        return range.trimmingCharacters(in: .whitespaces) == "bytes \(data.count)-\(last)/\(totalLength)"
+        guard response.statusCode == 206, response.headers["content-encoding"] == nil, isSameRepresentation(response),
+              let range = response.headers["content-range"],
+              range.trimmingCharacters(in: .whitespaces) == "bytes \(data.count)-\(last)/\(totalLength)" else { return false }
+        guard let length = response.headers["content-length"] else { return true }
+        return Int64(length.trimmingCharacters(in: .whitespaces)) == last - Int64(data.count) + 1
+    }
+
+    /// Whether `response` carries the validator the kept bytes were fetched under.
+    func isSameRepresentation(_ response: DownloadResponse) -> Bool {
+        let field = validator.hasPrefix("\"") ? "etag" : "last-modified"
+        return response.headers[field]?.trimmingCharacters(in: .whitespaces) == validator
     }
 }
 

@@ -207,11 +207,13 @@ struct CurlSessionTests {
         let start = clock.now
         let result = await fetch(downloader, server.url("/drip"))
         let elapsed = clock.now - start
-        guard case .failure(.timedOut) = result else {
+        guard case .failure(.timedOut(_, .belowMinimumRate(let received), _)) = result else {
             Issue.record("\(result)")
             return
         }
-        #expect(elapsed < .seconds(8), "cut after \(elapsed)")
+        #expect(received > 0 && elapsed < .seconds(8), "cut after \(elapsed)")
+        #expect(DownloadError.timedOut(url: server.url("/drip"), phase: .belowMinimumRate(received: 80), limit: .seconds(2)).summary
+                == "too slow: under 256 B/s for 2 s (80 bytes received)")
         await server.stop()
     }
 

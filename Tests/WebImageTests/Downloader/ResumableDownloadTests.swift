@@ -94,7 +94,11 @@ import TestSupport
     }
 
     /// How a broken server answers a `Range` request: a 206 that does not continue the kept bytes.
-    enum Mismatch: String, CaseIterable, Sendable { case wrongStart, wrongTotal, noContentRange, encoded }
+    /// Issue 30 adds: another ETag, none, a body shorter or longer than its Content-Range (said by its
+    /// Content-Length, or chunked and found at the end): each was spliced to the kept bytes and cached.
+    enum Mismatch: String, CaseIterable, Sendable {
+        case wrongStart, wrongTotal, noContentRange, encoded, otherETag, noETag, shortBody, longBody, shortChunked
+    }
 
     /// A 206 that does not continue the partial is abandoned: the same request goes out again
     /// without `Range`, and the image is the full body (the handler never sees the bad 206).
@@ -121,9 +125,16 @@ import TestSupport
                 headers["Content-Range"] = "bytes \(kept)-\(body.count - 1)/\(body.count)"
                 headers["Content-Encoding"] = "gzip"
                 tail = TestGzip.stored(tail)
+            case .otherETag, .noETag, .shortBody, .longBody, .shortChunked:
+                headers["Content-Range"] = "bytes \(kept)-\(body.count - 1)/\(body.count)"
+                if mismatch == .otherETag { headers["ETag"] = "\"b2\"" }
+                if mismatch == .noETag { headers["ETag"] = nil }
+                if mismatch == .shortBody || mismatch == .shortChunked { tail = tail.prefix(tail.count / 2) }
+                if mismatch == .longBody { tail += Data(repeating: 0x42, count: 100) }
             }
             var partial = StubResponse(status: 206, headers: headers, body: tail)
             partial.supportsRange = false
+            partial.chunked = mismatch == .shortChunked
             return partial
         }
         let before = kit.server.requests(to: "/bad206.png").count

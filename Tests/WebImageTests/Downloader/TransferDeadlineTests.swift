@@ -8,9 +8,11 @@ import TestSupport
 @Suite struct TransferDeadlineTests {
     @Test func aDrippedBodyTimesOutAtTheDeadline() async throws {
         let server = try await LoopbackServer.start()
-        var drip = StubResponse.ok(DownloaderTestKit.fakeImageBytes(4096), contentType: "image/fake")
-        drip.bytesPerSecond = 32
-        drip.chunkSize = 1
+        // 12 KB at 1000 B/s: well above the minimum rate (256 B/s) even when the loaded server lags,
+        // and 12 s long, so only the deadline stops it.
+        var drip = StubResponse.ok(DownloaderTestKit.fakeImageBytes(12 * 1024), contentType: "image/fake")
+        drip.bytesPerSecond = 1000
+        drip.chunkSize = 50
         server.route("/drip", drip)
         var config = DownloaderTestKit.config(timeout: 2)
         config.maxResponseBytes = 16 * 1024  // deadline: 4 × 2 s + 16 KB at 64 KB/s = 8.25 s (an idle timeout of 2 s: the
@@ -27,7 +29,7 @@ import TestSupport
             return
         }
         #expect(limit == .milliseconds(8250))
-        #expect(received > 0 && received < 4096)
+        #expect(received > 0 && received < 12 * 1024)
         #expect(elapsed >= .seconds(8) && elapsed < .seconds(40))
         await server.stop()
     }
