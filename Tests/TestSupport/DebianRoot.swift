@@ -12,11 +12,21 @@ public enum DebianRoot {
     public static var installed: Bool { FileManager.default.isExecutableFile(atPath: path + "/usr/bin/kitty") }
 
     /// The host folders mounted into the root at their own paths: the folder of the built tests and
-    /// binaries, and every folder outside the system's library folders that the built `sdgallery`
+    /// binaries, the demo's images, and every folder outside the system's library folders that the built `sdgallery`
     /// loads a library from (the Swift runtime), as `ldd` finds them.
     public static var binds: [String] {
         let bin = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
         var folders = [bin]
+        // The demo's images (`assets/demo`, found next to the package the binary was built in).
+        var dir = URL(fileURLWithPath: bin)
+        for _ in 0..<6 {
+            dir.deleteLastPathComponent()
+            let demo = dir.appendingPathComponent("assets/demo").path
+            if FileManager.default.fileExists(atPath: demo) {
+                folders.append(demo)
+                break
+            }
+        }
         let libraries = (try? ChildProcess.run("/usr/bin/ldd", [bin + "/sdgallery"], timeout: 20).out) ?? ""
         for line in libraries.split(separator: "\n") {
             // "\tlibswiftCore.so => /opt/swift/usr/lib/swift/linux/libswiftCore.so (0x…)"

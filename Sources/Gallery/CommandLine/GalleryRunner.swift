@@ -57,6 +57,18 @@ public enum GalleryRunner {
                 return 1
             }
         }
+        // The one-shot sheet (`--print`, or standard output not a terminal curses can drive) of a list
+        // on standard input: written as its lines arrive, never read whole first.
+        let sheet = options.printSheet || !TerminalDevice.isTerminal(1) || dumb
+        if sheet, options.inputs == ["-"], !options.demo {
+            let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            return withoutActuallyEscaping(stderr) { stderr in
+                let bad = BadLines(stderr)
+                return printSheet(options, entries: SheetEntries(stream: 0, baseDirectory: cwd, reject: bad.note), knownCount: nil,
+                                  badLines: bad, components: components, terminal: TerminalDevice.isTerminal(1) && !dumb, dumb: dumb,
+                                  stdout: stdout, stderr: stderr)
+            }
+        }
         let index: URLListIndex
         if options.demo {
             // `components.demoList` starts `DemoServer` over `assets/demo` at `options.demoRate`
@@ -81,6 +93,16 @@ public enum GalleryRunner {
             stderr("sdgallery: no usable entries in the list\n")
             return 1
         }
+        // Not a terminal, or one curses cannot drive (TERM=dumb or unset): the one-shot sheet, its
+        // lines parsed as the sheet reaches them (bad ones reported then).
+        if sheet {
+            return withoutActuallyEscaping(stderr) { stderr in
+                let bad = BadLines(stderr)
+                return printSheet(options, entries: SheetEntries(index: index, reject: bad.note), knownCount: index.count, badLines: bad,
+                                  components: components, terminal: TerminalDevice.isTerminal(1) && !dumb, dumb: dumb,
+                                  stdout: stdout, stderr: stderr)
+            }
+        }
         // Small lists are checked whole before the first frame, as they always were; in a large one
         // a bad line is reported in its own cell when it comes on screen (nothing parses every line).
         let checked = index.count <= eagerCheckLimit ? index.parsedList : nil
@@ -88,13 +110,6 @@ public enum GalleryRunner {
         if let checked, checked.entries.isEmpty {
             stderr("sdgallery: no usable entries in the list\n")
             return 1
-        }
-        // Not a terminal, or one curses cannot drive (TERM=dumb or unset): the one-shot sheet.
-        if options.printSheet || !TerminalDevice.isTerminal(1) || dumb {
-            let list = checked ?? index.parsedList
-            if checked == nil { report(list.diagnostics, stderr: stderr) }
-            return printSheet(options, list: list, components: components, terminal: TerminalDevice.isTerminal(1) && !dumb,
-                              dumb: dumb, stdout: stdout, stderr: stderr)
         }
         if options.inputs.contains("-") && !TerminalDevice.isTerminal(0) && !TerminalDevice.takeKeysFromTerminal() {
             stderr("sdgallery: no terminal to read keys from (list came through stdin)\n")
@@ -186,8 +201,23 @@ public enum GalleryRunner {
     /// (sixel, kitty, half blocks inside tmux), colour depth and cell size; piped, text (half blocks,
     /// plain captions for TERM=dumb) unless `--renderer` or `--colors` says otherwise. Options that
     /// cannot apply to a sheet get a one-line warning.
-    static func printSheet(_ options: GalleryOptions, list: URLList, components: GalleryComponents, terminal: Bool,
-                           dumb: Bool, stdout: (String) -> Void, stderr: (String) -> Void) -> Int32 {
+    /// A list's bad lines, reported as a sheet reaches them: the first 20 at once, how many more at
+    /// the end (`report`'s rule, kept while the lines stream by).
+    final class BadLines {
+        private let stderr: (String) -> Void
+        private var seen = 0
+        init(_ stderr: @escaping (String) -> Void) { self.stderr = stderr }
+        func note(_ diagnostic: URLListDiagnostic) {
+            seen += 1
+            if seen <= 20 { stderr("sdgallery: \(diagnostic.description)\n") }
+        }
+        func finish() { if seen > 20 { stderr("sdgallery: … and \(seen - 20) more bad lines\n") } }
+    }
+
+    /// The contact sheet of `entries` (`knownCount` lines when the list's length is known).
+    static func printSheet(_ options: GalleryOptions, entries: SheetEntries, knownCount: Int?, badLines: BadLines,
+                           components: GalleryComponents, terminal: Bool, dumb: Bool, stdout: (String) -> Void,
+                           stderr: (String) -> Void) -> Int32 {
         if options.viewMode == .list { stderr("sdgallery: --list does not apply to --print (the sheet is a grid)\n") }
         if options.saveDirectory != nil { stderr("sdgallery: --save-dir does not apply to --print (it is where the gallery's s key saves)\n") }
         // The profile holds the sheet's rules: colour or plain (TERM=dumb), text when piped, cell size.
@@ -202,17 +232,22 @@ public enum GalleryRunner {
             // the terminal did not say), and the note is for a screen that still shows more.
             sheet.rowImageWidth = profile.renderer.graphicsLimit?.width ?? 1000
             let screenRows = profile.window?.cells.rows ?? 24
-            if sheet.bitmapsPerScreen(screenRows: screenRows, entries: list.entries.count) > tmux.limit {
+            if sheet.bitmapsPerScreen(screenRows: screenRows, entries: knownCount ?? Int(Int32.max)) > tmux.limit {
                 stderr("sdgallery: \(tmux.sheetNote)\n")
             }
         }
         let started = GalleryApp.now()
-        let failures = sheet.render(list.entries, load: components.loadForPrint, write: stdout)
+        let failures = sheet.render(entries, load: components.loadForPrint, write: stdout)
         components.finishWrites()
+        badLines.finish()
+        guard entries.count > 0 else {
+            stderr("sdgallery: no usable entries in the list\n")
+            return 1
+        }
         if let note = components.diskNote() { stderr("sdgallery: \(note)\n") }
         if options.stats {
             let seconds = GalleryApp.now() - started
-            let summary = "sheet: \(list.entries.count) entries, \(failures) failed, \(String(format: "%.2f", seconds)) s"
+            let summary = "sheet: \(entries.count) entries, \(failures) failed, \(String(format: "%.2f", seconds)) s"
             stderr(([summary] + components.statsLines()).joined(separator: "\n") + "\n")
         }
         return 0

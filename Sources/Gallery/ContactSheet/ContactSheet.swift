@@ -45,6 +45,15 @@ public struct ContactSheet: Sendable {
     public func render(_ entries: [URLListEntry],
                        load: @escaping @Sendable (URLListEntry, PixelSize?) async -> Result<(Image, ImageDetails), LoadFailure>,
                        write: (String) -> Void) -> Int {
+        render(SheetEntries(entries), load: load, write: write)
+    }
+
+    /// `render` over entries read as they are needed (a list's index, a stream): only the rows
+    /// between the one written and the look-ahead are held.
+    @discardableResult
+    func render(_ entries: SheetEntries,
+                load: @escaping @Sendable (URLListEntry, PixelSize?) async -> Result<(Image, ImageDetails), LoadFailure>,
+                write: (String) -> Void) -> Int {
         let (layout, imageRows) = sheetLayout()
         let painter = self.painter ?? RendererPainter(renderer: HalfBlockRenderer(colorDepth: depth ?? .truecolor))
         let target = CellRect(column: 0, row: 0, columns: layout.cellWidth, rows: imageRows)
@@ -54,9 +63,10 @@ public struct ContactSheet: Sendable {
         var uploaded = Set<UInt32>()
         let loads = PendingLoads(entries, target: depth == nil ? nil : target, load: load,
                                  lookahead: max(lookahead, 2 * layout.columns))
-        while start < entries.count {
-            let row = Array(entries[start..<min(entries.count, start + layout.columns)])
+        while entries.entry(at: start) != nil {
+            let row = (start..<start + layout.columns).compactMap { entries.entry(at: $0) }
             let results = (start..<start + row.count).map { loads.result(at: $0) }
+            entries.release(below: start + row.count)
             var items: [GalleryItem] = []
             var pictures: [RenderedImage?] = []
             var composing: [RowImage] = []
@@ -195,7 +205,7 @@ public struct ContactSheet: Sendable {
 /// `results` is a `Locked`.
 final class PendingLoads: @unchecked Sendable {
     typealias Outcome = Result<(Image, ImageDetails), LoadFailure>
-    private let entries: [URLListEntry]
+    private let entries: SheetEntries
     private let target: PixelSize?
     private let load: @Sendable (URLListEntry, PixelSize?) async -> Outcome
     private let lookahead: Int
@@ -203,7 +213,7 @@ final class PendingLoads: @unchecked Sendable {
     private var done: [Int: DispatchSemaphore] = [:]
     private var started = 0
 
-    init(_ entries: [URLListEntry], target: PixelSize?, load: @escaping @Sendable (URLListEntry, PixelSize?) async -> Outcome,
+    init(_ entries: SheetEntries, target: PixelSize?, load: @escaping @Sendable (URLListEntry, PixelSize?) async -> Outcome,
          lookahead: Int) {
         self.entries = entries
         self.target = target
@@ -214,15 +224,19 @@ final class PendingLoads: @unchecked Sendable {
     /// Waits for entry `index` (starting it, and the ones after it within the lookahead, if needed)
     /// and hands its result over (each index once).
     func result(at index: Int) -> Outcome {
-        while started < min(entries.count, index + lookahead) { start(started); started += 1 }
+        // The entry asked for may wait for its line; the ones ahead only start when already there.
+        while started < index + lookahead, let entry = entries.entry(at: started, wait: started <= index) {
+            start(started, entry)
+            started += 1
+        }
         done.removeValue(forKey: index)?.wait()
         return results.withLock { $0.removeValue(forKey: index) } ?? .failure(LoadFailure(message: "not loaded"))
     }
 
-    private func start(_ index: Int) {
+    private func start(_ index: Int, _ entry: URLListEntry) {
         let signal = DispatchSemaphore(value: 0)
         done[index] = signal
-        let (entry, target, load, results) = (entries[index], target, load, results)
+        let (target, load, results) = (target, load, results)
         Task.detached {
             let outcome = await load(entry, target)
             results.withLock { $0[index] = outcome }

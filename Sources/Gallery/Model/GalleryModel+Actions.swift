@@ -1,3 +1,5 @@
+import WebImage
+
 extension GalleryModel {
     /// Applies one user action. The caller then calls `reconcile()` and draws a frame when
     /// `outcome.changed`.
@@ -10,7 +12,8 @@ extension GalleryModel {
         if action == .copyURL {  // the selected image, or the one in the full view
             guard count > 0 else { return ActionOutcome() }
             var outcome = ActionOutcome(changed: true)
-            outcome.copy = items[fullView ?? selection].entry.location.url.absoluteString
+            // Never a `user:password@` into the clipboard (OSC 52 passes through tmux and the terminal).
+            outcome.copy = items[fullView ?? selection].entry.location.url.removingCredentials.absoluteString
             return outcome
         }
         if action == .saveOriginal {

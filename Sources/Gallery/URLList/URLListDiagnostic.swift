@@ -32,11 +32,29 @@ public struct URLListDiagnostic: Error, Sendable, Hashable, CustomStringConverti
     /// The offending text, sanitized and cut to 80 columns (safe to print).
     public var text: String
 
-    /// Creates a diagnostic; `text` is sanitized and shortened here.
+    /// Creates a diagnostic; `text` is sanitized, its passwords redacted and shortened here (a
+    /// rejected `ftp://user:secret@host/` printed its password on standard error and in its cell).
     public init(line: Int, problem: Problem, text: some StringProtocol) {
         self.line = line
         self.problem = problem
-        self.text = TerminalText.fit(TerminalText.sanitize(text), width: 80)
+        self.text = TerminalText.fit(TerminalText.sanitize(Self.redactingPasswords(String(text))), width: 80)
+    }
+
+    /// `text` with the password of every `scheme://user:password@` in it shown as `***`.
+    static func redactingPasswords(_ text: String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let scheme = rest.range(of: "://") {
+            out += rest[..<scheme.upperBound]
+            rest = rest[scheme.upperBound...]
+            let authorityEnd = rest.firstIndex { "/?# \t".contains($0) } ?? rest.endIndex
+            let authority = rest[..<authorityEnd]
+            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                out += authority[...colon] + "***"
+                rest = rest[at...]
+            }
+        }
+        return out + rest
     }
 
     /// "line 3: unsupported scheme 'ftp': ftp://x/y".

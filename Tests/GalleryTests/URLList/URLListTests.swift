@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import Gallery
+import ImageCodecs
+import TerminalGraphics
 
 @Suite struct URLListTests {
     let base = URL(fileURLWithPath: "/lists", isDirectory: true)
@@ -102,5 +104,20 @@ import Testing
         #expect(throws: URLListLoadError(path: "/tmp", reason: "is a directory")) {
             try URLListIndex.load(path: "/tmp")
         }
+    }
+
+    /// Issue 30: a rejected line printed its password on standard error and in its cell.
+    @Test func aRejectedLineNeverShowsItsPassword() {
+        let list = URLList.parse("ftp://alice:s3cret@host.example/a.jpg Title\nhttps://bob:hunter2@x.example:8443/b.png\n",
+                                 baseDirectory: URL(fileURLWithPath: "/tmp"))
+        let texts = list.diagnostics.map(\.description)
+        #expect(texts.count == 1 && texts[0].contains("ftp://alice:***@host.example/a.jpg"), "\(texts)")
+        #expect(!texts.joined().contains("s3cret"))
+        #expect(URLListDiagnostic.redactingPasswords("see http://u:p@h/ and https://v@w/x and a://b:c@d")
+                == "see http://u:***@h/ and https://v@w/x and a://b:***@d")
+        // `y` copies the URL without its user:password@ (OSC 52 goes through tmux and the terminal).
+        let items = [GalleryItem(entry: URLListEntry(line: 1, location: .remote(URL(string: "https://bob:hunter2@x.example/b.png")!)))]
+        var model = GalleryModel(items: items, terminal: CellSize(columns: 80, rows: 24), cellPixels: PixelSize(width: 8, height: 16))
+        #expect(model.perform(.copyURL).copy == "https://x.example/b.png")
     }
 }
