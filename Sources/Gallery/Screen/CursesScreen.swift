@@ -59,7 +59,7 @@ public final class CursesScreen: Screen {
     public init(profile: TerminalProfile, mouse: Bool = true) throws(ScreenError) {
         // Curses without the terminal's scroll capabilities when that can be arranged: then only this
         // program scrolls the terminal (and knows where the images went).
-        let noScroll = NoScrollTerminfo.make()
+        let noScroll = NoScrollTerminfo.make(withoutEraseCharacters: !profile.erasesWideCharactersByColumn)
         defer { noScroll?.remove() }
         var opened = noScroll.flatMap { entry in entry.with { sdg_curses_open(NoScrollTerminfo.name) } }
         // Without the terminal's scroll capabilities (`NoScrollTerminfo`) only this screen scrolls the

@@ -13,7 +13,8 @@ struct NoScrollTerminfo {
     let directory: URL
 
     /// Compiles the entry for `term`; nil when that is not possible (no tic, an unknown or odd TERM).
-    static func make(for term: String? = ProcessInfo.processInfo.environment["TERM"]) -> NoScrollTerminfo? {
+    /// `withoutEraseCharacters`: without `ech` too (`TerminalProfile.erasesWideCharactersByColumn`).
+    static func make(for term: String? = ProcessInfo.processInfo.environment["TERM"], withoutEraseCharacters: Bool = false) -> NoScrollTerminfo? {
         guard let term, !term.isEmpty, term.count <= 64,
               term.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "._+-".unicodeScalars.contains($0) }),
               let tic = ["/usr/bin/tic", "/bin/tic"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return nil }
@@ -29,7 +30,7 @@ struct NoScrollTerminfo {
             // left cells of half-block images blank until a repaint after paging through the full
             // view (the random-keys reproducer in MoreTerminalsOracleTests; 0 cells off without it).
             try ("\(name)|\(term) without scrolling,\n\tind@, ri@, indn@, rin@, csr@, il1@, il@, dl1@, dl@,\n"
-                + "\tel@, el1@, ed@, ich@, ich1@, dch@, dch1@, smir@, rmir@, bce@,\n\tuse=\(term),\n")
+                + "\tel@, el1@, ed@, ich@, ich1@, dch@, dch1@, smir@, rmir@, bce@,\(withoutEraseCharacters ? " ech@," : "")\n\tuse=\(term),\n")
                 .write(to: source, atomically: true, encoding: .utf8)
             guard run(tic, ["-x", "-o", directory.path, source.path]) == 0 else { entry.remove(); return nil }
             return entry

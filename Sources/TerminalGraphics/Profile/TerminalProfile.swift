@@ -55,6 +55,11 @@ public struct TerminalProfile: Sendable {
     /// Whether tmux draws this renderer's images itself (`TmuxImages`): it keeps each one until text
     /// covers its cells, and only a few at a time.
     public let tmuxImages: TmuxImages?
+    /// Whether `ECH` (erase characters) over double-width characters erases the columns it names.
+    /// Not in mlterm (3.9): a grid → list switch left "4 Gamma 5" and "□ 1" of old captions beside
+    /// "ＦＵＬＬＷＩＤＴＨ" until Ctrl-L (1,003 px; the bytes: ncurses' `CSI 28 X` over the caption);
+    /// there curses gets no `ech` and writes spaces (0 px over the same keys).
+    public let erasesWideCharactersByColumn: Bool
     /// The window as last read (`TIOCGWINSZ`).
     public internal(set) var window: WindowSize?
 
@@ -96,6 +101,7 @@ public struct TerminalProfile: Sendable {
         textOverwritesOnlyItsCells = selection.textOverwritesOnlyItsCells(terminal: caps.terminalName)
         tmuxImages = TmuxImages(selection: selection, capabilities: caps)
         deletesBitmapsByCell = caps.graphics == .kitty && !caps.inTmux && (selection.kind == .sixel || selection.kind == .iterm2)
+        erasesWideCharactersByColumn = caps.inTmux || !(caps.terminalName?.lowercased().contains("mlterm") ?? false)
         self.window = window
     }
 

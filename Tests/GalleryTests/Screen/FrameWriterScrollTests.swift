@@ -75,5 +75,14 @@ import TestSupport
         }
         #expect(names.contains("cup") && names.contains("setaf"))  // everything else is the user's terminal
         #expect(NoScrollTerminfo.make(for: "bad;name") == nil)
+        #expect(names.contains("ech"))
+        // mlterm: no `ech` either (it left characters standing beside wide ones, issue 29).
+        let noErase = try #require(NoScrollTerminfo.make(for: "xterm-256color", withoutEraseCharacters: true))
+        defer { noErase.remove() }
+        let plain = try ChildProcess.run("/usr/bin/infocmp", ["-x", NoScrollTerminfo.name], environment: ["TERMINFO": noErase.directory.path])
+        #expect(!Set(plain.out.split(whereSeparator: { ", \t\n".contains($0) }).map { $0.split(separator: "=").first.map(String.init) ?? "" })
+            .contains("ech"))
+        #expect(!TerminalProfile(capabilities: TerminalCapabilities(terminalName: "mlterm(3.9.3)")).erasesWideCharactersByColumn)
+        #expect(TerminalProfile(capabilities: TerminalCapabilities(terminalName: "XTerm(379)")).erasesWideCharactersByColumn)
     }
 }
