@@ -36,8 +36,8 @@ struct SDGallery: ParsableCommand {
     @Option(help: "Colour depth: truecolor, 256, 16 or mono (default: from the terminal; mono draws ASCII).")
     var colors: ColorDepth?
 
-    @Option(name: .customLong("max-concurrent"), help: ArgumentHelp("Concurrent downloads (1-64).", valueName: "N"))
-    var maxConcurrent: Int = 6
+    @Option(name: .customLong("max-concurrent"), help: ArgumentHelp("Concurrent downloads in all (1-64; at most 6 per host).", valueName: "N"))
+    var maxConcurrent: Int = 12
 
     @Option(help: "Download order: fifo or lifo (the newest screen first).")
     var order: LoadOrder = .lifo

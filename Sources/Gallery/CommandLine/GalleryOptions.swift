@@ -26,8 +26,8 @@ public struct GalleryOptions: Sendable, Hashable {
     public var renderer: RendererOption = .auto
     /// Colour depth; nil = from the terminal.
     public var colors: ColorDepth?
-    /// Concurrent downloads.
-    public var maxConcurrent = 6
+    /// Concurrent downloads in all (at most `ImageDownloaderConfig.maxDownloadsPerHost`, 6, per host).
+    public var maxConcurrent = 12
     /// Download order.
     public var order: LoadOrder = .lifo
     /// Request timeout in seconds.

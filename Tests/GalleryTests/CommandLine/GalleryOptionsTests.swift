@@ -1,6 +1,7 @@
 import Foundation
 import ImageCodecs
 import Testing
+import WebImage
 import TestSupport
 @testable import Gallery
 
@@ -19,6 +20,13 @@ import TestSupport
         #expect(GalleryOptions.parseRate("fast") == nil)
     }
 
+
+    /// Issue 30: the gallery ran 6 downloads in all, so six stalled URLs on one host held every one.
+    /// Now 12 in all and at most 6 per host (the downloader's rule).
+    @Test func downloadsDefaultToTwelveInAllAndSixPerHost() {
+        #expect(GalleryOptions().maxConcurrent == 12)
+        #expect(ImageDownloaderConfig().maxDownloadsPerHost == 6)
+    }
 
     @Test func statsPercentile() {
         #expect(GalleryStats.percentile([], 0.95) == nil)

@@ -8,15 +8,15 @@ import TestSupport
 @Suite struct TransferDeadlineTests {
     @Test func aDrippedBodyTimesOutAtTheDeadline() async throws {
         let server = try await LoopbackServer.start()
-        // 12 KB at 1000 B/s: well above the minimum rate (256 B/s) even when the loaded server lags,
-        // and 12 s long, so only the deadline stops it.
-        var drip = StubResponse.ok(DownloaderTestKit.fakeImageBytes(12 * 1024), contentType: "image/fake")
-        drip.bytesPerSecond = 1000
-        drip.chunkSize = 50
+        // 60 KB at 2000 B/s: 30 s long, so only the deadline stops it, and far above the minimum rate
+        // (256 B/s over an idle timeout of 3 s: 768 bytes) even when the loaded server pauses (it once
+        // paused over 1 s between bytes; a pause of 2.6 s would still pass).
+        var drip = StubResponse.ok(DownloaderTestKit.fakeImageBytes(60 * 1024), contentType: "image/fake")
+        drip.bytesPerSecond = 2000
+        drip.chunkSize = 100
         server.route("/drip", drip)
-        var config = DownloaderTestKit.config(timeout: 2)
-        config.maxResponseBytes = 16 * 1024  // deadline: 4 × 2 s + 16 KB at 64 KB/s = 8.25 s (an idle timeout of 2 s: the
-        // in-process server, on a loaded machine, once paused over 1 s between bytes)
+        var config = DownloaderTestKit.config(timeout: 3)
+        config.maxResponseBytes = 64 * 1024  // deadline: 4 × 3 s + 64 KB at 64 KB/s = 13 s
         let downloader = ImageDownloader(config: config)
         let recorder = ResultRecorder()
         let start = ContinuousClock.now
@@ -28,9 +28,9 @@ import TestSupport
             await server.stop()
             return
         }
-        #expect(limit == .milliseconds(8250))
-        #expect(received > 0 && received < 12 * 1024)
-        #expect(elapsed >= .seconds(8) && elapsed < .seconds(40))
+        #expect(limit == .milliseconds(13000))
+        #expect(received > 0 && received < 60 * 1024)
+        #expect(elapsed >= .seconds(13) && elapsed < .seconds(45))
         await server.stop()
     }
 
