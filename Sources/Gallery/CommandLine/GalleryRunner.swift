@@ -62,12 +62,8 @@ public enum GalleryRunner {
         let sheet = options.printSheet || !TerminalDevice.isTerminal(1) || dumb
         if sheet, options.inputs == ["-"], !options.demo {
             let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            return withoutActuallyEscaping(stderr) { stderr in
-                let bad = BadLines(stderr)
-                return printSheet(options, entries: SheetEntries(stream: 0, baseDirectory: cwd, reject: bad.note), knownCount: nil,
-                                  badLines: bad, components: components, terminal: TerminalDevice.isTerminal(1) && !dumb, dumb: dumb,
-                                  stdout: stdout, stderr: stderr)
-            }
+            return printSheet(options, knownCount: nil, components: components, terminal: TerminalDevice.isTerminal(1) && !dumb,
+                              dumb: dumb, stdout: stdout, stderr: stderr) { SheetEntries(stream: 0, baseDirectory: cwd, reject: $0) }
         }
         let index: URLListIndex
         if options.demo {
@@ -96,12 +92,8 @@ public enum GalleryRunner {
         // Not a terminal, or one curses cannot drive (TERM=dumb or unset): the one-shot sheet, its
         // lines parsed as the sheet reaches them (bad ones reported then).
         if sheet {
-            return withoutActuallyEscaping(stderr) { stderr in
-                let bad = BadLines(stderr)
-                return printSheet(options, entries: SheetEntries(index: index, reject: bad.note), knownCount: index.count, badLines: bad,
-                                  components: components, terminal: TerminalDevice.isTerminal(1) && !dumb, dumb: dumb,
-                                  stdout: stdout, stderr: stderr)
-            }
+            return printSheet(options, knownCount: index.count, components: components, terminal: TerminalDevice.isTerminal(1) && !dumb,
+                              dumb: dumb, stdout: stdout, stderr: stderr) { SheetEntries(index: index, reject: $0) }
         }
         // Small lists are checked whole before the first frame, as they always were; in a large one
         // a bad line is reported in its own cell when it comes on screen (nothing parses every line).
@@ -214,10 +206,21 @@ public enum GalleryRunner {
         func finish() { if seen > 20 { stderr("sdgallery: … and \(seen - 20) more bad lines\n") } }
     }
 
-    /// The contact sheet of `entries` (`knownCount` lines when the list's length is known).
-    static func printSheet(_ options: GalleryOptions, entries: SheetEntries, knownCount: Int?, badLines: BadLines,
-                           components: GalleryComponents, terminal: Bool, dumb: Bool, stdout: (String) -> Void,
-                           stderr: (String) -> Void) -> Int32 {
+    /// The contact sheet of the entries `makeEntries` reads (given where to report bad lines);
+    /// `knownCount` lines when the list's length is known.
+    static func printSheet(_ options: GalleryOptions, knownCount: Int?, components: GalleryComponents, terminal: Bool, dumb: Bool,
+                           stdout: (String) -> Void, stderr: (String) -> Void,
+                           entries makeEntries: (@escaping (URLListDiagnostic) -> Void) -> SheetEntries) -> Int32 {
+        withoutActuallyEscaping(stderr) { stderr in
+            let badLines = BadLines(stderr)
+            return printSheet(options, entries: makeEntries(badLines.note), knownCount: knownCount, badLines: badLines,
+                              components: components, terminal: terminal, dumb: dumb, stdout: stdout, stderr: stderr)
+        }
+    }
+
+    private static func printSheet(_ options: GalleryOptions, entries: SheetEntries, knownCount: Int?, badLines: BadLines,
+                                   components: GalleryComponents, terminal: Bool, dumb: Bool, stdout: (String) -> Void,
+                                   stderr: (String) -> Void) -> Int32 {
         if options.viewMode == .list { stderr("sdgallery: --list does not apply to --print (the sheet is a grid)\n") }
         if options.saveDirectory != nil { stderr("sdgallery: --save-dir does not apply to --print (it is where the gallery's s key saves)\n") }
         // The profile holds the sheet's rules: colour or plain (TERM=dumb), text when piped, cell size.

@@ -19,6 +19,19 @@ struct KittyPlaceholdersGalleryTests {
         (try? ChildProcess.run(TmuxReach.tmux35, ["-L", socket, "capture-pane", "-p", "-t", "0"], timeout: 10).out) ?? ""
     }
 
+    /// The pane's text, expected free of tmux's "SIXEL IMAGE" text boxes.
+    static func paneWithoutTextBoxes(_ socket: String, in label: String) -> String {
+        let pane = pane(socket)
+        #expect(!pane.contains("SIXEL IMAGE"), "tmux drew text boxes in \(label): \(pane)")
+        return pane
+    }
+
+    /// Expects the mixed list's image colours on `shot` (more than 5% of the grid's part).
+    static func expectPictures(on shot: String, in label: String) throws {
+        let share = try ScreenOracle.imageShare(shot, crop: "1200x600+0+0")
+        #expect(share > 0.05, "the images are not on screen in \(label) (\(share) of the grid in their colours)")
+    }
+
     /// tmux 3.5a inside kitty 0.41: the gallery draws Unicode placeholders (the pane's text holds
     /// U+10EEEE cells, never a text box), far more than tmux's 9 sixel images are on screen, the
     /// images are there in the screenshot, and after paging and rows both ways the settled screen
@@ -33,13 +46,11 @@ struct KittyPlaceholdersGalleryTests {
         defer { _ = try? ChildProcess.run(TmuxReach.tmux35, ["-L", socket, "kill-server"], timeout: 10) }
         try await ScreenOracle.afterKeys(.kitty041, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]],
                                          label: "tmux-kitty041", inspect: { shot in
-            let pane = Self.pane(socket)
-            #expect(!pane.contains("SIXEL IMAGE"), "tmux drew text boxes: \(pane)")
+            let pane = Self.paneWithoutTextBoxes(socket, in: "kitty 0.41")
             #expect(pane.unicodeScalars.contains(KittyPlaceholders.placeholder), "no placeholder cells in the pane: \(pane)")
             let captions = pane.split(separator: "\n").flatMap { $0.split(separator: " ").filter { $0.hasPrefix("Item") } }
             #expect(captions.count > TmuxImages.knownLimit, "\(captions.count) cells on screen: \(pane)")
-            let share = try ScreenOracle.imageShare(shot, crop: "1200x600+0+0")
-            #expect(share > 0.05, "the images are not on screen (\(share) of the grid in their colours)")
+            try Self.expectPictures(on: shot, in: "tmux in kitty 0.41")
         }, wrap: {
             // The root's tmux (a server of its own on a private socket, passthrough off as by default:
             // the gallery switches it on for its pane). No status line: its clock would change the screen.
@@ -53,10 +64,7 @@ struct KittyPlaceholdersGalleryTests {
     func kitty041AloneSettlesAsARepaint() async throws {
         if let missing = Self.kitty041Missing { print("skipped: \(missing)"); return }
         try await ScreenOracle.afterKeys(.kitty041, keys: [["Next", "Next", "Prior"], ["j", "j", "j"], ["k", "k", "k", "k", "k"]],
-                                         label: "kitty041", inspect: { shot in
-            let share = try ScreenOracle.imageShare(shot, crop: "1200x600+0+0")
-            #expect(share > 0.05, "the images are not on screen (\(share))")
-        })
+                                         label: "kitty041", inspect: { try Self.expectPictures(on: $0, in: "kitty 0.41") })
     }
 
     /// tmux 3.5a inside terminals without sixel (kitty 0.26 of Debian 12, GNOME Terminal): before,
@@ -70,11 +78,9 @@ struct KittyPlaceholdersGalleryTests {
         let socket = "sdg-kph-\(UUID().uuidString.prefix(8))"
         defer { _ = try? ChildProcess.run(TmuxReach.tmux35, ["-L", socket, "kill-server"], timeout: 10) }
         try await ScreenOracle.afterKeys(kind, keys: [["Next", "Prior"], ["j", "j"]], label: "tmux35-nosixel", inspect: { shot in
-            let pane = Self.pane(socket)
-            #expect(!pane.contains("SIXEL IMAGE"), "tmux drew text boxes in \(kind): \(pane)")
+            let pane = Self.paneWithoutTextBoxes(socket, in: "\(kind)")
             #expect(pane.contains("▀") || pane.contains("▄"), "no half blocks in \(kind): \(pane)")
-            let share = try ScreenOracle.imageShare(shot, crop: "1200x600+0+0")
-            #expect(share > 0.05, "the images are not on screen in \(kind) (\(share))")
+            try Self.expectPictures(on: shot, in: "\(kind)")
         }, wrap: {
             "\(TmuxReach.tmux35) -L \(socket) -f /dev/null new-session '\($0)' \\; set -g status off"
         })
