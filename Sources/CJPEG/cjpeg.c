@@ -396,6 +396,15 @@ int sdg_jpeg_read_header(sdg_jpeg *d, sdg_jpeg_info *info) {
     info->progressive = jpeg_has_multiple_scans(&d->cinfo) ? 1 : 0;
     info->saw_adobe = d->cinfo.saw_Adobe_marker ? 1 : 0;
     info->arithmetic = d->cinfo.arith_code ? 1 : 0;
+    // As jdcoefct.c sizes its virtual arrays: each component's blocks rounded up to its sampling.
+    size_t coefficients = 0;
+    for (int i = 0; i < d->cinfo.num_components; i++) {
+        const jpeg_component_info *comp = &d->cinfo.comp_info[i];
+        size_t w = ((size_t)comp->width_in_blocks + comp->h_samp_factor - 1) / comp->h_samp_factor * comp->h_samp_factor;
+        size_t h = ((size_t)comp->height_in_blocks + comp->v_samp_factor - 1) / comp->v_samp_factor * comp->v_samp_factor;
+        coefficients += w * h * DCTSIZE2 * sizeof(JCOEF);
+    }
+    info->coefficient_bytes = coefficients;
     return SDG_JPEG_OK;
 }
 

@@ -21,6 +21,9 @@ public struct DecodeOptions: Sendable, Hashable {
     /// many copies as the library keeps) plus every frame kept, at the target size. A canvas that
     /// alone exceeds it is `DecodeError.tooLarge`; frames past it are dropped.
     public var outputByteLimit: Int
+    /// The budget this decode's working memory is reserved from (`DecodeMemory.shared` unless a
+    /// test names its own).
+    public var memory: DecodeMemory
 
     /// Default `maxScans`.
     public static let defaultMaxScans = 100
@@ -34,8 +37,9 @@ public struct DecodeOptions: Sendable, Hashable {
     public init(
         targetSize: PixelSize? = nil, pixelLimit: Int = DecodeOptions.defaultPixelLimit, firstFrameOnly: Bool = false,
         maxScans: Int = DecodeOptions.defaultMaxScans, scanCostBudget: Int = DecodeOptions.defaultScanCostBudget,
-        outputByteLimit: Int = DecodeOptions.defaultOutputByteLimit
+        outputByteLimit: Int = DecodeOptions.defaultOutputByteLimit, memory: DecodeMemory = .shared
     ) {
+        self.memory = memory
         self.targetSize = targetSize
         self.pixelLimit = pixelLimit
         self.firstFrameOnly = firstFrameOnly

@@ -25,6 +25,9 @@ enum GIFDecoder {
         // (a 35-byte file announces 10000×10000: 400 MB per canvas).
         let memory = OutputBudget(limit: options.outputByteLimit, working: canvasSize.area * 4 * 2, frame: geometry.target.area * 4)
         guard memory.allows(frames: 1) else { throw DecodeError.tooLarge(width: canvasSize.width, height: canvasSize.height) }
+        // The process-wide budget (`DecodeMemory`): the canvases, a frame's indices, the first frame;
+        // each later frame only if it fits then (else the animation ends there, as at `outputByteLimit`).
+        let reservation = try options.memory.reserve(canvasSize.area * 9 + memory.frame)
         var compositor = GIFCompositor(size: canvasSize)
         var frames: [ImageFrame] = []
         var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
@@ -60,7 +63,8 @@ enum GIFDecoder {
                 frames.append(ImageFrame(pixels: bitmap.scaled(to: geometry.target).pixels, duration: delay > 0.011 ? delay : 0.1))
                 compositor.dispose(control: control)
                 control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
-                if options.firstFrameOnly || (frames.count + 1) * canvasSize.area > budget || !memory.allows(frames: frames.count + 1) { break loop }
+                if options.firstFrameOnly || (frames.count + 1) * canvasSize.area > budget || !memory.allows(frames: frames.count + 1)
+                    || !reservation.grow(by: memory.frame) { break loop }
             case EXTENSION_RECORD_TYPE:
                 do { try readExtension(gif, control: &control, loopCount: &loopCount) } catch {
                     if frames.isEmpty { throw error }
@@ -73,6 +77,7 @@ enum GIFDecoder {
             }
         }
         guard let first = frames.first else { throw DecodeError.truncated(format: "GIF") }
+        withExtendedLifetime(reservation) {}
         return Image(
             width: geometry.target.width, height: geometry.target.height, pixels: first.pixels,
             frames: frames.count > 1 ? frames : [], loopCount: loopCount, sourceSize: canvasSize
@@ -120,6 +125,9 @@ enum GIFDecoder {
                   (try? geometry.checkLimit(options.pixelLimit)) != nil,
                   OutputBudget(limit: options.outputByteLimit, working: canvasSize.area * 4 * 2, frame: geometry.target.area * 4).allows(frames: 1)
             else { return nil }
+            // Looked for while bytes arrive: never waits for memory (`DecodeMemory`).
+            guard let reservation = options.memory.tryReserve(canvasSize.area * 9 + geometry.target.area * 4) else { return nil }
+            defer { withExtendedLifetime(reservation) {} }
             var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
             var loopCount = 1
             while true {

@@ -29,6 +29,13 @@ final class JPEGSession {
     private var lastPartial: Image?
     /// The EXIF thumbnail's JPEG, when the header carried one (`exifThumbnailImage()`).
     private var exifThumbnail: ExifThumbnail?
+    /// This decode's working memory, held from the header until the session goes (`DecodeMemory`).
+    private var memory: DecodeMemory.Reservation?
+    /// An incremental session whose working memory did not fit the budget when its header came:
+    /// it stops there, and its owner decodes the bytes one-shot at the end (`SniffingDecoder`).
+    private(set) var refused = false
+    /// The header is in and the working memory held, or the data failed.
+    var started: Bool { geometry != nil || error != nil }
 
     init(options: DecodeOptions, incremental: Bool) throws {
         guard let handle = sdg_jpeg_create() else { throw DecodeError.corrupt(format: "JPEG", reason: "out of memory") }
@@ -68,6 +75,7 @@ final class JPEGSession {
     }
 
     private func step() throws {
+        if refused { return }
         if geometry == nil {
             var info = sdg_jpeg_info()
             switch sdg_jpeg_read_header(handle, &info) {
@@ -75,6 +83,7 @@ final class JPEGSession {
             case Int32(SDG_JPEG_OK): try configure(info)
             default: throw corrupt()
             }
+            if refused { return }
         }
         // libjpeg's arithmetic decoder cannot suspend ("Suspension not allowed here" on a chunk
         // boundary): arithmetic-coded data is decoded once every byte is in.
@@ -99,11 +108,27 @@ final class JPEGSession {
         // Progressive files always go through buffered-image mode, where consuming input stops at
         // the scan limit and the last scan allowed is the image (single-pass mode would fail there).
         buffered = progressive && !arithmetic
+        // Working memory: the RGBA output at the DCT scale and its copy, the target, and in
+        // buffered mode every coefficient of the image (600 MB for a progressive 10000×10000).
+        let d = g.jpegScaleDenominator
+        let output = PixelSize(width: (g.stored.width + d - 1) / d, height: (g.stored.height + d - 1) / d)
+        let bytes = Self.saturated(output.area, times: 8) + (g.target == output ? 0 : g.target.area * 8) + (buffered ? Int(clamping: info.coefficient_bytes) : 0)
+        if incremental {
+            guard let granted = options.memory.tryReserve(bytes) else { refused = true; return }
+            memory = granted
+        } else {
+            memory = try options.memory.reserve(bytes)
+        }
         sdg_jpeg_set_scan_limit(handle, Int32(clamping: options.scanLimit(area: g.stored.area)))
         var w: Int32 = 0, h: Int32 = 0
         guard sdg_jpeg_configure(handle, Int32(g.jpegScaleDenominator), buffered ? 1 : 0, &w, &h) == Int32(SDG_JPEG_OK) else { throw corrupt() }
         outputSize = PixelSize(width: Int(w), height: Int(h))
         geometry = g
+    }
+
+    private static func saturated(_ value: Int, times factor: Int) -> Int {
+        let (product, overflow) = value.multipliedReportingOverflow(by: factor)
+        return overflow ? Int.max : product
     }
 
     private func corrupt() -> DecodeError {
@@ -171,7 +196,7 @@ final class JPEGSession {
         if pending > 0 { advance() }
         guard error == nil, let geometry, let thumbnail = exifThumbnail, let box = options.targetSize else { return nil }
         exifThumbnail = nil  // looked at once
-        guard let stored = try? JPEGSession.decode(Data(thumbnail.jpeg), options: DecodeOptions(pixelLimit: 1 << 22)) else { return nil }
+        guard let stored = try? JPEGSession.decode(Data(thumbnail.jpeg), options: DecodeOptions(pixelLimit: 1 << 22, memory: options.memory)) else { return nil }
         let thumb = stored.size  // the thumbnail has no EXIF of its own: stored axes, as the image's
         let aspect = Double(geometry.stored.width) / Double(geometry.stored.height)
         let thumbAspect = Double(thumb.width) / Double(thumb.height)

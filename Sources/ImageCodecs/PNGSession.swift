@@ -14,27 +14,53 @@ final class PNGSession {
     private var shownRows = 0
     private var shownPasses = 0
     private var lastPartial: Image?
+    private let incremental: Bool
+    /// The first bytes, kept until IHDR is in and the working memory is reserved (libpng allocates
+    /// the whole image as soon as it reads IHDR).
+    private var head: Data? = Data()
+    /// This decode's working memory (`DecodeMemory`), held until the session goes.
+    private var memory: DecodeMemory.Reservation?
+    /// An incremental session whose working memory did not fit the budget when IHDR came: it stops
+    /// there, and its owner decodes the bytes one-shot at the end (`SniffingDecoder`).
+    private(set) var refused = false
+    /// IHDR is in and the working memory held, or the data failed.
+    var started: Bool { (head == nil && !refused) || error != nil }
 
-    init(options: DecodeOptions) throws {
+    /// Bytes up to the end of IHDR's data: signature, length, type, 13 bytes.
+    private static let headerLength = 33
+
+    init(options: DecodeOptions, incremental: Bool) throws {
         guard let handle = sdg_png_create(UInt64(max(0, options.pixelLimit))) else {
             throw DecodeError.corrupt(format: "PNG", reason: "out of memory")
         }
         self.handle = handle
         self.options = options
+        self.incremental = incremental
     }
 
     deinit { sdg_png_destroy(handle) }
 
     /// Decodes complete data in one go.
     static func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        let session = try PNGSession(options: options)
+        let session = try PNGSession(options: options, incremental: false)
         session.append(data)
         return try session.finish()
     }
 
     /// Feeds bytes straight to libpng (it keeps only what it needs between calls).
     func append(_ data: Data) {
-        guard error == nil, !done, !data.isEmpty else { return }
+        guard error == nil, !done, !refused, !data.isEmpty else { return }
+        var data = data
+        if var bytes = head {
+            if incremental {
+                bytes.append(data)
+                guard bytes.count >= Self.headerLength else { head = bytes; return }
+                data = bytes
+            }
+            head = nil
+            reserveMemory(header: data)
+            guard error == nil, !refused else { return }
+        }
         let status = data.withUnsafeBytes { raw in
             sdg_png_feed(handle, raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count)
         }
@@ -52,6 +78,25 @@ final class PNGSession {
         case Int32(SDG_PNG_ERROR):
             error = .corrupt(format: "PNG", reason: String(cString: sdg_png_message(handle)))
         default: break
+        }
+    }
+
+    /// Working memory from IHDR: libpng's RGBA image and the copy made of it at the end, the target,
+    /// and for an incremental decode one more image (a partial image is a copy of the whole).
+    /// A header that does not parse reserves nothing: libpng then fails on it.
+    private func reserveMemory(header: Data) {
+        let b = [UInt8](header.prefix(Self.headerLength))
+        guard b.count == Self.headerLength, b[12...15].elementsEqual("IHDR".utf8) else { return }
+        func word(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
+        let stored = PixelSize(width: word(16), height: word(20))
+        guard stored.area <= options.pixelLimit else { return }  // libpng's own limit refuses it
+        let target = DecodeGeometry(stored: stored, box: options.targetSize).target
+        let bytes = stored.area * 4 * (incremental ? 3 : 2) + (target == stored ? 0 : target.area * 8)
+        if incremental {
+            memory = options.memory.tryReserve(bytes)
+            refused = memory == nil
+        } else {
+            do { memory = try options.memory.reserve(bytes) } catch { self.error = error }
         }
     }
 

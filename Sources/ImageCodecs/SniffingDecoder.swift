@@ -3,12 +3,15 @@ import Foundation
 /// The incremental decoder `ImageCoders` hands out: holds the first bytes until the format is known
 /// (16 bytes or `finish()`), then streams into a JPEG or PNG session, or keeps the bytes for a
 /// one-shot decode at the end (GIF, WebP, and anything else, which then fails with a clear error;
-/// an interlaced GIF's first pass can be final before, `GIFDecoder.firstPass`).
+/// an interlaced GIF's first pass can be final before, `GIFDecoder.firstPass`). A session keeps a
+/// copy of its bytes until its header has reserved the working memory (`DecodeMemory`); one whose
+/// memory does not fit then is dropped for that copy, decoded one-shot at the end.
 final class SniffingDecoder: IncrementalDecoding {
     private enum Stage {
         case sniffing(Data)
-        case jpeg(JPEGSession)
-        case png(PNGSession)
+        /// `kept`: every byte so far, until the session has its memory.
+        case jpeg(JPEGSession, kept: Data?)
+        case png(PNGSession, kept: Data?)
         case buffering(Data)
         case failed(DecodeError)
     }
@@ -26,8 +29,12 @@ final class SniffingDecoder: IncrementalDecoding {
         case .sniffing(var head):
             head.append(chunk)
             if head.count >= Self.sniffLength { start(with: head) } else { stage = .sniffing(head) }
-        case .jpeg(let session): session.append(chunk)
-        case .png(let session): session.append(chunk)
+        case .jpeg(let session, let kept):
+            session.append(chunk)
+            if let kept { stage = Self.settled(session, kept: kept + chunk) { .jpeg($0, kept: $1) } }
+        case .png(let session, let kept):
+            session.append(chunk)
+            if let kept { stage = Self.settled(session, kept: kept + chunk) { .png($0, kept: $1) } }
         case .buffering(var data):
             stage = .failed(.empty)  // drop the reference so the append does not copy
             data.append(chunk)
@@ -38,18 +45,18 @@ final class SniffingDecoder: IncrementalDecoding {
 
     func partialImage() -> Image? {
         switch stage {
-        case .jpeg(let session): return session.partialImage()
-        case .png(let session): return session.partialImage()
+        case .jpeg(let session, _): return session.partialImage()
+        case .png(let session, _): return session.partialImage()
         default: return nil
         }
     }
 
     func sufficientImage() -> Image? {
         switch stage {
-        case .jpeg(let session):
+        case .jpeg(let session, _):
             if let thumbnail = session.exifThumbnailImage() { return thumbnail.tiered(.exifThumbnail) }
             return session.sufficientImage()?.tiered(.scale(denominator: session.scaleDenominator))
-        case .png(let session): return session.sufficientImage()?.tiered(.firstPass)
+        case .png(let session, _): return session.sufficientImage()?.tiered(.firstPass)
         case .buffering(let data) where data.count >= gifTriedAt * 2 && ImageFormat.sniff(data) == .gif:
             // Parsed from the start each time: looked at again only once the bytes doubled.
             gifTriedAt = data.count
@@ -61,12 +68,20 @@ final class SniffingDecoder: IncrementalDecoding {
     func finish() throws -> Image {
         if case .sniffing(let head) = stage { start(with: head) }
         switch stage {
-        case .jpeg(let session): return try session.finish()
-        case .png(let session): return try session.finish()
+        case .jpeg(_, let kept?), .png(_, let kept?): return try ImageCoders.decode(kept, options: options)
+        case .jpeg(let session, nil): return try session.finish()
+        case .png(let session, nil): return try session.finish()
         case .buffering(let data): return try ImageCoders.decode(data, options: options)
         case .failed(let error): throw error
         case .sniffing: throw DecodeError.empty
         }
+    }
+
+    /// A session's stage once it has `kept` bytes: the copy dropped once the session has its memory,
+    /// the session dropped for the copy when its memory did not fit.
+    private static func settled<Session: MemoryGatedSession>(_ session: Session, kept: Data, _ stage: (Session, Data?) -> Stage) -> Stage {
+        if session.refused { return .buffering(kept) }
+        return stage(session, session.started ? nil : kept)
     }
 
     /// Picks the decoder for the bytes seen so far and feeds them to it.
@@ -76,11 +91,11 @@ final class SniffingDecoder: IncrementalDecoding {
             case .jpeg:
                 let session = try JPEGSession(options: options, incremental: true)
                 session.append(head)
-                stage = .jpeg(session)
+                stage = Self.settled(session, kept: head) { .jpeg($0, kept: $1) }
             case .png:
-                let session = try PNGSession(options: options)
+                let session = try PNGSession(options: options, incremental: true)
                 session.append(head)
-                stage = .png(session)
+                stage = Self.settled(session, kept: head) { .png($0, kept: $1) }
             default:
                 stage = .buffering(head)
             }
@@ -100,3 +115,14 @@ private extension Image {
         return image
     }
 }
+
+/// A streaming session that reserves its working memory once its header is in (`DecodeMemory`).
+protocol MemoryGatedSession: AnyObject {
+    /// The header is in and the memory held (or the data failed): its bytes need no copy.
+    var started: Bool { get }
+    /// The memory did not fit: the session stopped, its bytes are to be decoded one-shot.
+    var refused: Bool { get }
+}
+
+extension JPEGSession: MemoryGatedSession {}
+extension PNGSession: MemoryGatedSession {}

@@ -17,6 +17,9 @@ enum WebPDecoder {
                 return try decodeAnimation(base, count: raw.count, geometry: geometry, options: options)
             }
             let target = geometry.target
+            // libwebp's scaler works row by row: the output and a few rows of the stored width.
+            let reservation = try options.memory.reserve(target.area * 4 + geometry.stored.width * 64)
+            defer { withExtendedLifetime(reservation) {} }
             var pixels = [UInt8](repeating: 0, count: target.width * target.height * 4)
             let result = pixels.withUnsafeMutableBufferPointer { out in
                 sdg_webp_decode_rgba(base, raw.count, Int32(target.width), Int32(target.height), out.baseAddress, out.count)
@@ -38,6 +41,10 @@ enum WebPDecoder {
         // copy each frame once more before scaling; then the frames kept at the target size.
         let memory = OutputBudget(limit: options.outputByteLimit, working: canvas.area * 4 * 3, frame: geometry.target.area * 4)
         guard memory.allows(frames: 1) else { throw DecodeError.tooLarge(width: canvas.width, height: canvas.height) }
+        // The process-wide budget (`DecodeMemory`): the canvases and the first frame; each later
+        // frame only if it fits then (else the animation ends there, as at `outputByteLimit`).
+        let reservation = try options.memory.reserve(memory.working + memory.frame)
+        defer { withExtendedLifetime(reservation) {} }
         // As for GIF: at most `pixelLimit` canvas pixels of frames in all (libwebp renders every
         // frame on the full canvas, which is then scaled), whatever the target size.
         let work = max(canvas.area, geometry.target.area)
@@ -55,7 +62,8 @@ enum WebPDecoder {
             let duration = Double(timestamp - previous) / 1000
             previous = timestamp
             frames.append(ImageFrame(pixels: bitmap.pixels, duration: duration > 0.011 ? duration : 0.1))
-            if options.firstFrameOnly || (frames.count + 1) * work > budget || !memory.allows(frames: frames.count + 1) { break }
+            if options.firstFrameOnly || (frames.count + 1) * work > budget || !memory.allows(frames: frames.count + 1)
+                || !reservation.grow(by: memory.frame) { break }
         }
         guard let first = frames.first else { throw DecodeError.truncated(format: "WebP") }
         return Image(

@@ -16,18 +16,25 @@ import Darwin
 public final class Locked<Value>: @unchecked Sendable {
     private var value: Value
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
 
     public init(_ initialValue: sending Value) {
         value = initialValue
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
     }
 
     deinit {
         pthread_mutex_destroy(mutex)
         mutex.deinitialize(count: 1)
         mutex.deallocate()
+        pthread_cond_destroy(condition)
+        condition.deinitialize(count: 1)
+        condition.deallocate()
     }
 
     /// Runs `body` with the value while holding the lock (not reentrant: never call `withLock` on
@@ -38,4 +45,18 @@ public final class Locked<Value>: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
+
+    /// Like `withLock`, but first waits, the lock released meanwhile, until `ready` holds for the
+    /// value; `broadcast()` (after a change under the lock) wakes the waiters to look again.
+    public func withLock<Result>(
+        when ready: (inout sending Value) -> Bool, _ body: (inout sending Value) -> sending Result
+    ) -> sending Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while !ready(&value) { pthread_cond_wait(condition, mutex) }
+        return body(&value)
+    }
+
+    /// Wakes every `withLock(when:_:)` waiting on this value.
+    public func broadcast() { pthread_cond_broadcast(condition) }
 }

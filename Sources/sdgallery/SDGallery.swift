@@ -87,6 +87,9 @@ struct SDGallery: ParsableCommand {
     @Option(name: .customLong("disk-limit"), help: ArgumentHelp("Disk cache limit in MB.", valueName: "MB"))
     var diskLimit: Int?
 
+    @Option(name: .customLong("decode-memory"), help: ArgumentHelp("Working memory of the decodes in flight, in MB (default: a quarter of the RAM, at most 1024).", valueName: "MB"))
+    var decodeMemory: Int?
+
     @Flag(name: .customLong("clear-cache"), help: "Empty the disk cache before starting.")
     var clearCache = false
 
@@ -134,6 +137,7 @@ struct SDGallery: ParsableCommand {
         }
         if let memoryLimit, memoryLimit <= 0 { throw ValidationError("--memory-limit must be positive.") }
         if let diskLimit, diskLimit <= 0 { throw ValidationError("--disk-limit must be positive.") }
+        if let decodeMemory, decodeMemory <= 0 || decodeMemory > 1 << 30 { throw ValidationError("--decode-memory must be a positive number of MB.") }
         if noDiskCache && cacheDir != nil { throw ValidationError("--no-disk-cache and --cache-dir contradict each other.") }
         if GalleryOptions.parseRate(demoRate) == nil { throw ValidationError("--demo-rate '\(TerminalText.sanitize(demoRate))' is not a rate (e.g. 200k).") }
     }
@@ -163,6 +167,7 @@ struct SDGallery: ParsableCommand {
         o.noDiskCache = noDiskCache
         o.memoryLimitMB = memoryLimit
         o.diskLimitMB = diskLimit
+        o.decodeMemoryMB = decodeMemory
         o.clearCache = clearCache
         o.refresh = refresh
         o.saveDirectory = saveDir

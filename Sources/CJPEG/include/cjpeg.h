@@ -34,6 +34,7 @@ typedef struct sdg_jpeg_info {
     int saw_adobe;          ///< 1 if an Adobe APP14 marker was seen (CMYK values are then inverted)
     int arithmetic;         ///< 1 for arithmetic coding (SOF9–SOF15): libjpeg's arithmetic decoder
                             ///< cannot suspend, so such data is decoded only once it is all in
+    size_t coefficient_bytes; ///< bytes of the whole-image coefficient arrays a buffered-mode decode keeps
 } sdg_jpeg_info;
 
 /// Creates a decoder (NULL on allocation failure). Destroy with sdg_jpeg_destroy.

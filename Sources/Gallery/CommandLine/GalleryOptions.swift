@@ -58,6 +58,9 @@ public struct GalleryOptions: Sendable, Hashable {
     public var memoryLimitMB: Int?
     /// Disk cache limit in MB.
     public var diskLimitMB: Int?
+    /// `--decode-memory`: MB of working memory the decodes in flight may hold at once
+    /// (`DecodeMemory`; nil: its default, a quarter of the RAM, at most 1 GiB).
+    public var decodeMemoryMB: Int?
     /// Empty the disk cache first.
     public var clearCache = false
     /// Where `s` saves originals (nil: the current directory).

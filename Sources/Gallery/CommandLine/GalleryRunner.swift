@@ -13,6 +13,7 @@ public enum GalleryRunner {
                            stdout: (String) -> Void = { FileHandle.standardOutput.write(Data($0.utf8)) },
                            stderr: (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) -> Int32 {
         HeapTuning.apply()
+        if let mb = options.decodeMemoryMB { DecodeMemory.shared.limit = mb << 20 }
         // libcurl opens the netrc file on the network thread, blocking there on a FIFO: only a
         // regular file is taken, said at once.
         if let netrc = options.netrcFile, case .failure(let refusal) = SafeFile.openForReading(netrc).map({ close($0.descriptor) }) {

@@ -43,6 +43,29 @@ import TestSupport
         #expect(out == "probe ok\n")
     }
 
+    /// `--decode-memory` sets the process-wide decode budget, in the sheet as in the gallery: an image
+    /// whose decode alone needs more says so in its cell.
+    @Test func decodeMemoryBoundsTheSheetsDecodes() throws {
+        let dir = try Fixtures.temporaryDirectory("gallery-runner")
+        defer {
+            try? FileManager.default.removeItem(at: dir)
+            DecodeMemory.shared.limit = DecodeMemory.defaultLimit
+        }
+        let big = dir.appendingPathComponent("big.png")
+        try TestPNG.solid(width: 1500, height: 1500, rgba: (10, 200, 10, 255)).write(to: big)
+        var options = GalleryOptions()
+        options.inputs = [big.path]
+        options.printSheet = true
+        options.columns = 1
+        options.noDiskCache = true
+        options.decodeMemoryMB = 4
+        var out = "", err = ""
+        let status = GalleryRunner.run(options, components: GalleryComponents.live(options), stdout: { out += $0 }, stderr: { err += $0 })
+        #expect(status == 0)
+        #expect(DecodeMemory.shared.limit == 4 << 20)
+        #expect(out.contains("too large for the memory budget (18 MB > 4 MB)"), "\(out.suffix(400))")
+    }
+
     /// A piped `--print` with `options` over two entries of the same URL and one that fails.
     func printPiped(_ configure: (inout GalleryOptions) -> Void) throws -> (status: Int32, out: String, err: String) {
         let dir = try Fixtures.temporaryDirectory("gallery-runner")
