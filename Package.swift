@@ -94,7 +94,7 @@ let package = Package(
         .testTarget(name: "SafeFilesTests", dependencies: ["SafeFiles"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),
         .testTarget(name: "TestSupportTests", dependencies: ["Locking", "TestSupport"]),
-        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "Locking", "Zlib", "TestSupport"]),
+        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs", "CWebP", "Locking", "Zlib", "TestSupport"]),
         // Every module a test target imports is listed: one imported only transitively is not tracked,
         // so a change to its types' layout can leave the tests' objects stale (and crashing).
         .testTarget(name: "WebImageTests", dependencies: ["WebImage", "ImageCodecs", "Locking", "SafeText", "Zlib", "TestSupport"]),

@@ -2,7 +2,8 @@ import CWebP
 import Foundation
 
 /// WebP through libwebp (see `CWebP`): stills decode straight to the target size with libwebp's own
-/// area-averaging scaler; animations go through WebPAnimDecoder (full canvas per frame), then scale.
+/// area-averaging scaler; animations are walked frame by frame (`WebPAnimation`: libwebp decodes each frame's bitstream,
+/// drawn on the canvas here), then scaled.
 enum WebPDecoder {
     /// Decodes a still or an animation at the target size.
     static func decode(_ data: Data, options: DecodeOptions) throws -> Image {
@@ -30,45 +31,49 @@ enum WebPDecoder {
     }
 
     private static func decodeAnimation(_ base: UnsafePointer<UInt8>, count: Int, geometry: DecodeGeometry, options: DecodeOptions) throws -> Image {
-        guard let decoder = sdg_webp_anim_new(base, count) else {
+        guard let animation = WebPAnimation(UnsafeBufferPointer(start: base, count: count)) else {
             throw DecodeError.corrupt(format: "WebP", reason: "invalid animation")
         }
-        defer { WebPAnimDecoderDelete(decoder) }
-        var info = WebPAnimInfo()
-        guard WebPAnimDecoderGetInfo(decoder, &info) != 0 else { throw DecodeError.corrupt(format: "WebP", reason: "invalid animation") }
-        let canvas = PixelSize(width: Int(info.canvas_width), height: Int(info.canvas_height))
-        // Output bytes: libwebp keeps two canvases (the frame and the disposed previous one) and we
-        // copy each frame once more before scaling; then the frames kept at the target size.
+        let canvas = animation.canvas
+        // Output bytes: the canvas, one frame's decode and the canvas copy scaled from; then the
+        // frames kept at the target size.
         let memory = OutputBudget(limit: options.outputByteLimit, working: canvas.area * 4 * 3, frame: geometry.target.area * 4)
         guard memory.allows(frames: 1) else { throw DecodeError.tooLarge(width: canvas.width, height: canvas.height) }
         // The process-wide budget (`DecodeMemory`): the canvases and the first frame; each later
         // frame only if it fits then (else the animation ends there, as at `outputByteLimit`).
         let reservation = try options.memory.reserve(memory.working + memory.frame)
         defer { withExtendedLifetime(reservation) {} }
-        // As for GIF: at most `pixelLimit` canvas pixels of frames in all (libwebp renders every
-        // frame on the full canvas, which is then scaled), whatever the target size.
+        // As for GIF: at most `pixelLimit` canvas pixels of frames in all (every frame is drawn on
+        // the full canvas, which is then scaled), whatever the target size.
         let work = max(canvas.area, geometry.target.area)
         let budget = max(options.pixelLimit, work)
+        var pixels = [UInt8](repeating: 0, count: canvas.area * 4)
+        var decoded = [UInt8](repeating: 0, count: canvas.area * 4)
         var frames: [ImageFrame] = []
-        var previous: Int32 = 0
-        while WebPAnimDecoderHasMoreFrames(decoder) != 0 {
-            var buffer: UnsafeMutablePointer<UInt8>?
-            var timestamp: Int32 = 0
-            guard WebPAnimDecoderGetNext(decoder, &buffer, &timestamp) != 0, let buffer else {
-                if frames.isEmpty { throw DecodeError.corrupt(format: "WebP", reason: "bad animation frame") }
-                break
+        var failure: DecodeError?
+        var disposal: WebPAnimation.Frame?
+        animation.forEachFrame { frame in
+            let status = decoded.withUnsafeMutableBufferPointer { out in
+                sdg_webp_decode_rgba(base + frame.bitstream.lowerBound, frame.bitstream.count, Int32(frame.width), Int32(frame.height),
+                                     out.baseAddress, frame.width * frame.height * 4)
             }
-            let bitmap = Bitmap(copying: buffer, width: canvas.width, height: canvas.height).scaled(to: geometry.target)
-            let duration = Double(timestamp - previous) / 1000
-            previous = timestamp
+            guard status == 0 else { failure = Self.failure(status); return false }
+            pixels.withUnsafeMutableBufferPointer { canvasPixels in
+                guard let target = canvasPixels.baseAddress else { return }
+                if let disposal { WebPAnimation.clear(disposal, on: target, canvasWidth: canvas.width) }
+                decoded.withUnsafeBufferPointer { WebPAnimation.draw(frame, pixels: $0.baseAddress!, on: target, canvasWidth: canvas.width) }
+            }
+            disposal = frame.disposesToBackground ? frame : nil
+            let bitmap = Bitmap(width: canvas.width, height: canvas.height, pixels: pixels).scaled(to: geometry.target)
+            let duration = Double(frame.duration) / 1000
             frames.append(ImageFrame(pixels: bitmap.pixels, duration: duration > 0.011 ? duration : 0.1))
-            if options.firstFrameOnly || (frames.count + 1) * work > budget || !memory.allows(frames: frames.count + 1)
-                || !reservation.grow(by: memory.frame) { break }
+            return !(options.firstFrameOnly || (frames.count + 1) * work > budget || !memory.allows(frames: frames.count + 1)
+                || !reservation.grow(by: memory.frame))
         }
-        guard let first = frames.first else { throw DecodeError.truncated(format: "WebP") }
+        guard let first = frames.first else { throw failure ?? DecodeError.truncated(format: "WebP") }
         return Image(
             width: geometry.target.width, height: geometry.target.height, pixels: first.pixels,
-            frames: frames.count > 1 ? frames : [], loopCount: Int(info.loop_count), sourceSize: geometry.stored
+            frames: frames.count > 1 ? frames : [], loopCount: animation.loopCount, sourceSize: geometry.stored
         )
     }
 
