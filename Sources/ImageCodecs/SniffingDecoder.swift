@@ -29,12 +29,18 @@ final class SniffingDecoder: IncrementalDecoding {
         case .sniffing(var head):
             head.append(chunk)
             if head.count >= Self.sniffLength { start(with: head) } else { stage = .sniffing(head) }
-        case .jpeg(let session, let kept):
+        case .jpeg(let session, var kept):
             session.append(chunk)
-            if let kept { stage = Self.settled(session, kept: kept + chunk) { .jpeg($0, kept: $1) } }
-        case .png(let session, let kept):
+            guard kept != nil else { break }
+            stage = .failed(.empty)  // drop the reference so the append does not copy
+            kept?.append(chunk)
+            stage = Self.settled(session, kept: kept ?? Data()) { .jpeg($0, kept: $1) }
+        case .png(let session, var kept):
             session.append(chunk)
-            if let kept { stage = Self.settled(session, kept: kept + chunk) { .png($0, kept: $1) } }
+            guard kept != nil else { break }
+            stage = .failed(.empty)
+            kept?.append(chunk)
+            stage = Self.settled(session, kept: kept ?? Data()) { .png($0, kept: $1) }
         case .buffering(var data):
             stage = .failed(.empty)  // drop the reference so the append does not copy
             data.append(chunk)
