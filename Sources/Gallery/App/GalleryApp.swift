@@ -87,6 +87,14 @@ public final class GalleryApp {
     public var repaintOnFocus = false
     /// Milliseconds to wait for the rest of an escape sequence before a lone ESC counts as Esc.
     public var escapeTimeout: Int32 = 30
+    /// The same while the terminal may still be answering (the first second, and a second after a
+    /// resize, which asks the cell size again): a reply's ESC that came 200 ms before its rest was
+    /// read as Esc, which quit the gallery.
+    public var replyEscapeTimeout: Int32 = 500
+    /// Until when replies may still come (`GalleryApp.now()` time).
+    var repliesExpectedUntil = 0.0
+    /// When input last came (the escape timeout counts from there).
+    var lastInputAt = 0.0
 
     /// Creates the loop. `inputDescriptor` is the terminal input (0).
     public init(model: GalleryModel, screen: Screen, source: CellImageSource, painter: CellPainter,
@@ -139,6 +147,7 @@ public final class GalleryApp {
     /// Before the first wait: takes the inbox, sizes the model, binds the first screen and shows it.
     func start() {
         inbox.claimOwnership()
+        repliesExpectedUntil = Self.now() + 1
         model.resize(terminal: screen.size, cellPixels: screen.cellPixels)
         apply(model.reconcile())
         pacePrefetches(now: Self.now(), screenChanged: true)
@@ -150,7 +159,7 @@ public final class GalleryApp {
     /// the slot of a frame that is owed.
     func pollTimeout() -> Int32 {
         let busy = status.pendingCells > 0 || status.activeDownloads > 0
-        var timeout: Int32 = decoder.hasPending ? escapeTimeout : (busy ? 120 : 1000)
+        var timeout: Int32 = decoder.hasPending ? max(0, escapeWait - inputAge) : (busy ? 120 : 1000)
         if let next = pictures.animation.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
         if let release = flingEndsIn(now: Self.now()) { timeout = min(timeout, release) }
         if let release = prefetchesReleaseIn(now: Self.now()) { timeout = min(timeout, release) }
@@ -172,9 +181,10 @@ public final class GalleryApp {
         var inputAt: Double?
         if input {
             inputAt = Self.now()
+            lastInputAt = Self.now()
             keyWaiting = keyWaiting ?? inputAt
             if !readInput() { quit() }
-        } else if timedOut && decoder.hasPending {
+        } else if timedOut && decoder.hasPending && inputAge >= escapeWait {
             let pending = decoder.flush()
             keysRead += pending.count
             handle(keys.actions(for: pending, at: Self.now()))
@@ -216,6 +226,13 @@ public final class GalleryApp {
         }
         reportProgress()
     }
+
+    /// Milliseconds an unfinished sequence waits for its rest (`escapeTimeout`, or
+    /// `replyEscapeTimeout` while replies may come).
+    var escapeWait: Int32 { Self.now() < repliesExpectedUntil ? max(escapeTimeout, replyEscapeTimeout) : escapeTimeout }
+
+    /// Milliseconds since input last came.
+    var inputAge: Int32 { Int32(clamping: Int(((Self.now() - lastInputAt) * 1000).rounded(.down))) }
 
     /// Reads what is available on the input; false at end of input.
     func readInput() -> Bool {

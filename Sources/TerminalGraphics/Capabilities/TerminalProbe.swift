@@ -53,6 +53,9 @@ public struct TerminalProbe: Sendable {
     public var multiplexer = TerminalMultiplexer.none
     /// The extra wait for the outer terminal's reply (within `timeoutMilliseconds`).
     public var passthroughGraceMilliseconds = 120
+    /// How long the probe reads on, past its end, to the end of a reply it is inside of (its bytes
+    /// dropped): what is left of it would reach the gallery as keys.
+    public var unfinishedReplyMilliseconds = 500
     /// Inside tmux: what tmux says of its client (`TmuxClient`), when already known (tests); with
     /// passthrough off, the wrapped query is not sent and its reply not waited for.
     public var tmuxClient: TmuxClient?
@@ -122,10 +125,22 @@ public struct TerminalProbe: Sendable {
         var received: [UInt8] = []
         var replies = ProbeReplies()
         var status = ProbeStatus.timedOut
-        var buffer = [UInt8](repeating: 0, count: 1024)
+        var buffer = [UInt8](repeating: 0, count: 4096)
         var deadline = timeoutMilliseconds
+        // Where the replies stand (bounded: bodies are not kept): the probe never stops inside a
+        // sequence, whose rest the gallery would read as keys (a 1 MB OSC 11 reply's letters quit
+        // it). Once done it reads on to that sequence's end, dropping the bytes, for at most
+        // `unfinishedReplyMilliseconds` more.
+        var sequence = VTTokenizer(maximumLength: 16)
+        var done = false
+        var drainEnds: Int?
         while true {
-            let remaining = deadline - (Self.nowMilliseconds() - start)
+            let elapsed = Self.nowMilliseconds() - start
+            if done || elapsed >= deadline {
+                guard sequence.isInSequence else { break }
+                drainEnds = drainEnds ?? elapsed + unfinishedReplyMilliseconds
+            }
+            let remaining = (drainEnds ?? deadline) - elapsed
             if remaining <= 0 { break }
             var fds = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
             let ready = poll(&fds, 1, Int32(remaining))
@@ -134,13 +149,15 @@ public struct TerminalProbe: Sendable {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             if count <= 0 { status = .failed; break }
+            _ = sequence.feed(buffer[0..<count])
+            if done { continue }
             received.append(contentsOf: buffer[0..<count])
-            if received.count > 65536 { status = .failed; break }
+            if received.count > 65536 { status = .failed; done = true; continue }
             replies = ProbeReplyParser.parse(received)
             if replies.sawDeviceAttributes {
                 status = .answered
                 // tmux answered; the outer terminal's kitty reply may still be on its way.
-                guard asksThroughTmux, replies.kittyGraphics != true else { break }
+                guard asksThroughTmux, replies.kittyGraphics != true else { done = true; continue }
                 if deadline == timeoutMilliseconds {
                     deadline = min(timeoutMilliseconds, Self.nowMilliseconds() - start + passthroughGraceMilliseconds)
                 }

@@ -18,10 +18,11 @@ public enum VTToken: Sendable, Hashable {
 
 /// The one reader of terminal byte streams (ECMA-48 / VT500 shape), used for the probe's replies, the
 /// keyboard and the benchmark's answering terminal. A streaming state machine: a sequence split
-/// across reads completes on a later `feed`. A string sequence (OSC, DCS, APC…) longer than
-/// `maximumLength` is read to its end and dropped; a CSI that long is abandoned at once (no real one
-/// is), and what follows is read as text; a control byte or a byte over 0x7F inside a CSI ends it
-/// unfinished and is read again.
+/// across reads completes on a later `feed`. A sequence longer than `maximumLength` (a string: OSC,
+/// DCS, APC…, or a CSI) is read to its end and dropped, never read as text (a 1 MB OSC 11 reply's
+/// letters quit the gallery); a control byte or a byte over 0x7F inside a CSI ends it unfinished and
+/// is read again. A string sequence is a reply (no key starts one): `flush()` keeps it waiting for
+/// its end, for `stringPatience` flushes in a row.
 ///
 /// ```swift
 /// var tokenizer = VTTokenizer()
@@ -34,13 +35,20 @@ public struct VTTokenizer: Sendable {
 
     /// The longest sequence body kept; longer ones are dropped.
     public let maximumLength: Int
+    /// Flushes in a row an unfinished string sequence outlives (32: about 1 s of silence at the
+    /// gallery's 30 ms escape timeout); then it is dropped.
+    public let stringPatience: Int
     private var state = State.ground
     private var body: [UInt8] = []
     private var introducer: UInt8 = 0
     private var overflowed = false
+    private var flushesInString = 0
 
     /// Creates a tokenizer that keeps sequence bodies of at most `maximumLength` bytes.
-    public init(maximumLength: Int = 256) { self.maximumLength = maximumLength }
+    public init(maximumLength: Int = 256, stringPatience: Int = 32) {
+        self.maximumLength = maximumLength
+        self.stringPatience = stringPatience
+    }
 
     /// Whether the bytes read so far end inside a sequence (a lone ESC included).
     public var isInSequence: Bool { state != .ground }
@@ -53,13 +61,27 @@ public struct VTTokenizer: Sendable {
     }
 
     /// Ends an unfinished sequence: a lone ESC, or ESC and what followed it as text (the keyboard's
-    /// Esc key followed by other keys). Nothing for an unfinished string sequence.
+    /// Esc key followed by other keys). An unfinished string sequence goes on waiting for its end
+    /// (nothing returned) until `stringPatience` flushes in a row, then is dropped; one whose ESC
+    /// has come is taken as ended by ST, and given.
     public mutating func flush() -> [VTToken] {
+        switch state {
+        case .string:
+            flushesInString += 1
+            if flushesInString >= stringPatience { reset() }
+            return []
+        case .stringEscape:
+            var tokens: [VTToken] = []
+            endString(into: &tokens)
+            return tokens
+        default: break
+        }
         defer { reset() }
         switch state {
         case .ground, .string, .stringEscape: return []
         case .escape: return [.escape(nil)]
         case .ss3: return [.escape(UInt8(ascii: "O"))]
+        case .csi where overflowed: return []
         case .csi: return [.escape(nil), .text(UInt8(ascii: "["))] + body.map { .text($0) }
         }
     }
@@ -68,6 +90,7 @@ public struct VTTokenizer: Sendable {
         state = .ground
         body.removeAll(keepingCapacity: true)
         overflowed = false
+        flushesInString = 0
     }
 
     private mutating func collect(_ byte: UInt8) {
@@ -96,7 +119,6 @@ public struct VTTokenizer: Sendable {
         case .csi:
             if (0x20...0x3F).contains(byte) {
                 collect(byte)
-                if overflowed { reset() }
             } else if (0x40...0x7E).contains(byte) {
                 if !overflowed { tokens.append(.csi(parameters: body, final: byte)) }
                 reset()
@@ -105,6 +127,7 @@ public struct VTTokenizer: Sendable {
                 step(byte, into: &tokens)
             }
         case .string:
+            flushesInString = 0
             if byte == 0x1B {
                 state = .stringEscape
             } else if byte == 0x07 && introducer == UInt8(ascii: "]") {

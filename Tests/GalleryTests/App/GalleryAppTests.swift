@@ -236,4 +236,28 @@ import TestSupport
         #expect(await harness.finish())
         #expect(harness.screen.closed)
     }
+
+    /// A terminal reply whose ESC comes 200 ms before its rest (issue 30: read as Esc, which quit the
+    /// gallery, and its letters as keys): while replies may come the ESC waits `replyEscapeTimeout`;
+    /// after that window a lone ESC is Esc again.
+    @Test func aReplysEscapeThatComesBeforeItsRestIsNotEsc() async throws {
+        let harness = try AppHarness(count: 40)
+        _ = await harness.onUI { h in
+            h.app.replyEscapeTimeout = 500
+            h.app.repliesExpectedUntil = GalleryApp.now() + 5
+            return true
+        }
+        harness.type("\u{1B}")
+        try await Task.sleep(for: .milliseconds(200))  // the terminal's delay: the case itself
+        harness.type("]11;rgb:ffff/ffff/ffff\u{1B}\\")
+        harness.type("l")
+        #expect(await harness.untilUI { $0.app.model.selection == 1 }, "the next cell: nothing of the reply was a key")
+        #expect(await harness.onUI { !$0.app.quitting } == true)
+        _ = await harness.onUI { h in
+            h.app.repliesExpectedUntil = 0
+            return true
+        }
+        harness.type("\u{1B}")
+        #expect(await harness.finish(), "a lone Esc quits the grid")
+    }
 }

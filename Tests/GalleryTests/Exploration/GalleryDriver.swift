@@ -51,6 +51,9 @@ final class GalleryDriver {
         let model = GalleryModel(items: items, terminal: size, cellPixels: screen.cellPixels, columnsOverride: 6,
                                  imageLimit: profile.tmuxImages?.limit)
         app = try GalleryApp(model: model, screen: screen, source: source, painter: painter, inputDescriptor: keyboard.read)
+        // A step that timed out stands for the escape timeout having passed.
+        app.escapeTimeout = 0
+        app.replyEscapeTimeout = 0
         app.composer.quietImageRows = !painter.textOverwritesOnlyItsCells  // as the runner does
         app.frameInterval = 0  // every owed frame is presented at its step
         app.start()

@@ -75,13 +75,38 @@ import TerminalGraphics
         var decoder = InputDecoder()
         let endless = [0x1B, UInt8(ascii: "[")] + Array(repeating: UInt8(ascii: "1"), count: InputDecoder.maximumSequenceLength + 100)
         _ = decoder.feed(endless)
-        #expect(!decoder.hasPending || decoder.feed([]).isEmpty)
-        #expect(decoder.feed(Array("q".utf8)).contains(.character("q")))
+        // The over-long CSI ends at its final byte, dropped; the stream goes on.
+        #expect(decoder.feed(Array("q".utf8)) == [])
+        #expect(decoder.feed(Array("q".utf8)) == [.character("q")])
         var random = InputDecoder()
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2000 { _ = random.feed((0..<8).map { _ in UInt8.random(in: 0...255, using: &generator) }) }
-        _ = random.flush()
+        for _ in 0...32 { _ = random.flush() }  // an unfinished string waits 32 flushes
         #expect(random.feed(Array("j".utf8)) == [.character("j")])
+    }
+
+    /// Terminal replies never become keys (issue 30): a 1 MB OSC 11 reply read in 4 KB pieces with
+    /// the escape timeout passing between them, and a flood of kitty error replies, give no key.
+    @Test func longAndFloodedRepliesAreNeverKeys() {
+        var decoder = InputDecoder()
+        var events: [InputEvent] = []
+        let reply = Array("\u{1B}]11;rgb:".utf8) + Array(repeating: UInt8(ascii: "q"), count: 1 << 20) + Array("\u{1B}\\".utf8)
+        var offset = 0
+        while offset < reply.count {
+            events += decoder.feed(reply[offset..<min(reply.count, offset + 4096)])
+            events += decoder.flush()
+            offset += 4096
+        }
+        #expect(events.isEmpty)
+        let flood = (0..<2000).flatMap { Array("\u{1B}_Gi=\($0);ENOENT:No such image, quit\u{1B}\\".utf8) }
+        events = []
+        for piece in stride(from: 0, to: flood.count, by: 1000) {
+            events += decoder.feed(flood[piece..<min(flood.count, piece + 1000)])
+            events += decoder.flush()
+        }
+        #expect(events.count == 2000)
+        #expect(events.allSatisfy { if case .graphicsReply = $0 { return true } else { return false } })
+        #expect(decoder.feed(Array("j".utf8)) == [.character("j")])
     }
 }
 

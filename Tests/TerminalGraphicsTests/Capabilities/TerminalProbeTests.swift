@@ -86,6 +86,40 @@ struct PseudoTerminal {
         #expect(result.replies.supportsSixel)
     }
 
+    /// A reply the probe is inside of when it ends (here a 1 MB OSC 11 reply, past the 64 KB it
+    /// keeps) is read to its end and dropped: nothing of it is left for the gallery to read as keys.
+    @Test func theProbeNeverStopsInsideAReply() throws {
+        let pty = try PseudoTerminal()
+        defer { pty.close() }
+        let master = pty.master
+        let terminal = Thread {
+            let query = PseudoTerminal.read(master, count: TerminalProbe.query(includeBackground: true).count)
+            guard !query.isEmpty else { return }
+            let reply = Array("\u{1B}]11;rgb:".utf8) + [UInt8](repeating: UInt8(ascii: "q"), count: 1 << 20) + Array("\u{1B}\\\u{1B}[?62;4c".utf8)
+            var offset = 0
+            while offset < reply.count {
+                let n = reply[offset...].withUnsafeBytes { Glibc.write(master, $0.baseAddress, min($0.count, 8192)) }
+                if n <= 0 { break }
+                offset += n
+            }
+        }
+        terminal.start()
+        let result = TerminalProbe(input: pty.slave, output: pty.slave, timeoutMilliseconds: 2000).run()
+        #expect(result.status == .failed)  // more than 64 KB of replies
+        // What the gallery would read next: at most the DA1 after the reply, no letter of it.
+        #expect(fcntl(pty.slave, F_SETFL, O_NONBLOCK) == 0)
+        var left: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let deadline = Date().addingTimeInterval(0.5)
+        while Date() < deadline {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(pty.slave, $0.baseAddress, $0.count) }
+            if n > 0 { left += buffer[0..<n] } else { usleep(10_000) }
+        }
+        var tokenizer = VTTokenizer()
+        let tokens = tokenizer.feed(left)
+        #expect(!tokens.contains { if case .text = $0 { return true } else { return false } }, "\(left.count) bytes left, keys among them")
+    }
+
     @Test func pipeIsNotProbed() throws {
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)

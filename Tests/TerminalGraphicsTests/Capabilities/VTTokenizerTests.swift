@@ -45,13 +45,41 @@ import TerminalGraphics
         var tokenizer = VTTokenizer(maximumLength: 16)
         // A control byte inside a CSI ends it unfinished; the byte is read again.
         #expect(tokenizer.feed(Self.bytes("\u{1B}[12\rq")) == [.text(0x0D), .text(UInt8(ascii: "q"))])
-        // An endless CSI is abandoned at the limit.
+        // An endless CSI is read to its final byte and dropped: none of it is text.
         let endless = Self.bytes("\u{1B}[") + [UInt8](repeating: UInt8(ascii: "1"), count: 40) + Self.bytes("q")
-        #expect(tokenizer.feed(endless).last == .text(UInt8(ascii: "q")))
+        #expect(tokenizer.feed(endless) == [])
+        #expect(tokenizer.feed(Self.bytes("j")) == [.text(UInt8(ascii: "j"))])
         // A long string sequence (sixel data) is read to its end and dropped; the next reply is whole.
         let sixel = Self.bytes("\u{1B}Pq") + [UInt8](repeating: UInt8(ascii: "~"), count: 500) + Self.bytes("\u{1B}\\\u{1B}[0n")
         #expect(tokenizer.feed(sixel) == [.csi(parameters: Self.bytes("0"), final: UInt8(ascii: "n"))])
         // ESC inside a string ends it and starts the next sequence.
         #expect(tokenizer.feed(Self.bytes("\u{1B}]11;x\u{1B}[c")) == [.osc(Self.bytes("11;x")), .csi(parameters: [], final: UInt8(ascii: "c"))])
+    }
+
+    /// A reply is never keys: a string sequence (OSC, DCS, APC) outlives the escape timeout's flushes
+    /// while its bytes come slowly (a 1 MB OSC 11 reply, read in pieces), up to `stringPatience`
+    /// flushes in a row; an ESC before its ST counts as the ST.
+    @Test func aSlowStringSequenceOutlivesFlushesAndIsNeverText() {
+        var tokenizer = VTTokenizer(maximumLength: 16, stringPatience: 3)
+        #expect(tokenizer.feed(Self.bytes("\u{1B}]11;rgb:")) == [])
+        #expect(tokenizer.flush() == [])
+        #expect(tokenizer.flush() == [])
+        #expect(tokenizer.isInSequence)
+        var reply: [VTToken] = []
+        for _ in 0..<1000 {
+            reply += tokenizer.feed(Self.bytes("qqqq/"))
+            reply += tokenizer.flush()
+        }
+        reply += tokenizer.feed(Self.bytes("\u{1B}\\j"))
+        #expect(reply == [.text(UInt8(ascii: "j"))], "only the key after the reply")
+        // Silence: dropped after `stringPatience` flushes, and what follows is read as it is.
+        _ = tokenizer.feed(Self.bytes("\u{1B}_Gi=1;ENOENT"))
+        #expect(tokenizer.flush() == [] && tokenizer.flush() == [] && tokenizer.flush() == [])
+        #expect(!tokenizer.isInSequence)
+        #expect(tokenizer.feed(Self.bytes("k")) == [.text(UInt8(ascii: "k"))])
+        // An ESC that may start the ST ends the string at the flush.
+        _ = tokenizer.feed(Self.bytes("\u{1B}]11;x\u{1B}"))
+        #expect(tokenizer.flush() == [.osc(Self.bytes("11;x"))])
+        #expect(!tokenizer.isInSequence)
     }
 }
