@@ -69,6 +69,25 @@ public struct SixelRenderer: ImageRenderer {
     /// `wholeBands` image may take.
     public static func bandedHeight(_ height: Int) -> Int { max(6, height / 6 * 6) }
 
+    /// tmux drawing the sixel with the background unknown: the size of whole cells across and whole
+    /// bands of whole rows down nearest `fit` (the picture fitted as usual) within 3% of the picture's
+    /// aspect, or nil. tmux stretches a sixel over whole cells and the terminal paints the pixels it
+    /// leaves undrawn with register 0, a colour that cannot match a background nobody told.
+    static func wholeCells(for image: PixelSize, fitting fit: PixelSize, within box: PixelSize, cell: PixelSize) -> PixelSize? {
+        guard image.width > 0, image.height > 0, cell.width > 0, cell.height > 0 else { return nil }
+        let aspect = Double(image.width) / Double(image.height)
+        let most = (fit.height + cell.height - 1) / cell.height
+        for rows in stride(from: most, through: max(1, most - 1), by: -1) {
+            let height = bandedHeight(rows * cell.height)
+            guard height <= box.height, height > (rows - 1) * cell.height else { continue }
+            let columns = min(box.width / cell.width, Int((aspect * Double(height) / Double(cell.width)).rounded()))
+            guard columns >= 1 else { continue }
+            let size = PixelSize(width: columns * cell.width, height: height)
+            if abs(Double(size.width) / Double(size.height) / aspect - 1) <= 0.03 { return size }
+        }
+        return nil
+    }
+
     /// Renders `image` into at most `cells`.
     public func render(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage {
         try validate(image, cells: cells)
@@ -77,7 +96,19 @@ public struct SixelRenderer: ImageRenderer {
             let box = cellPixelSize.pixels(for: cells)
             limit = PixelSize(width: min(limit?.width ?? box.width, box.width), height: Self.bandedHeight(min(limit?.height ?? box.height, box.height)))
         }
-        let size = Self.scaledSize(for: image.size, cells: cells, cellPixelSize: cellPixelSize, limit: limit)
+        var size = Self.scaledSize(for: image.size, cells: cells, cellPixelSize: cellPixelSize, limit: limit)
+        // tmux counts the cells a sixel covers from its height in whole bands (a 117 px image is
+        // 120, 8 rows of 17 px where it meant 7): the picture is kept within the whole bands of
+        // its own last cell row, at most 5 px shorter.
+        if wholeBands {
+            let rows = (size.height + cellPixelSize.height - 1) / max(1, cellPixelSize.height)
+            let banded = keepsTransparency ? Self.bandedHeight(size.height) : Self.bandedHeight(rows * cellPixelSize.height)
+            if size.height > banded { size = image.size.scaledToFit(PixelSize(width: size.width, height: banded)) }
+            // No background to fill the rest of the cells with: the picture fills whole cells itself.
+            if keepsTransparency, let limit, let whole = Self.wholeCells(for: image.size, fitting: size, within: limit, cell: cellPixelSize) {
+                size = whole
+            }
+        }
         var rgb: [UInt8]
         var mask: [UInt8]? = nil
         if keepsTransparency {
@@ -98,22 +129,26 @@ public struct SixelRenderer: ImageRenderer {
         }
         // tmux stretches a sixel over the cells it covers, rounded down to whole bands: below a shorter
         // image those last pixels are left undrawn, showing whatever the terminal had there (foot kept
-        // a strip of the loading cell's fill). So the image fills its last cell row, with the background.
+        // a strip of the loading cell's fill). So the image fills its last cell row, with the background
+        // (when it is known: else the picture is whole bands itself, above).
         var height = size.height
+        var colors = maxColors
         if wholeBands {
             let rows = (size.height + cellPixelSize.height - 1) / max(1, cellPixelSize.height)
-            height = max(size.height, rows * cellPixelSize.height / 6 * 6)
+            if !keepsTransparency { height = max(size.height, Self.bandedHeight(rows * cellPixelSize.height)) }
             let extra = (height - size.height) * size.width
             if extra > 0 {
                 rgb.reserveCapacity(rgb.count + extra * 3)
                 for _ in 0..<extra { rgb += [background.r, background.g, background.b] }
-                if keepsTransparency {
-                    mask = (mask ?? [UInt8](repeating: 0, count: size.width * size.height)) + [UInt8](repeating: 1, count: extra)
-                }
             }
+            colors = min(colors, 254)  // register 0 is added (`SixelRegisterZero`)
         }
         var bytes = Self.undrawnStaysTransparent(
-            try Self.encode(rgb: rgb, mask: mask, width: size.width, height: height, colors: maxColors, diffusion: diffusion))
+            try Self.encode(rgb: rgb, mask: mask, width: size.width, height: height, colors: colors, diffusion: diffusion))
+        if wholeBands {
+            let zero = keepsTransparency ? SixelRegisterZero.bottomColour(rgb: rgb, width: size.width, height: size.height) : background
+            bytes = SixelRegisterZero.shifted(bytes, zero: zero)
+        }
         if tmuxPassthrough { bytes = TmuxPassthrough.wrap(bytes) }
         return RenderedImage(
             kind: .sixel, bytes: bytes,

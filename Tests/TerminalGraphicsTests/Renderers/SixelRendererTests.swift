@@ -74,6 +74,40 @@ import Testing
                                                      cells: CellSize(columns: 39, rows: 15), cellPixelSize: PixelSize(width: 10, height: 20)).bytes).height < 300)
     }
 
+    /// tmux 3.5a drawing the sixel (found in the field: a band one text row high under every
+    /// width-limited thumbnail): it counts a 117 px image as 120 (whole bands), 8 rows of 17 px where
+    /// the picture meant 7, drops `P2=1`, and the terminal fills the pixels it leaves undrawn with
+    /// register 0, the picture's first colour. Heights are whole bands within the picture's own cell
+    /// rows, and register 0 is the background, selected by no pixel.
+    @Test(arguments: [false, true])
+    func forTmuxEveryHeightIsWholeBandsAndRegisterZeroIsTheBackground(backgroundUnknown: Bool) throws {
+        var renderer = SixelRenderer(background: RGBColor(r: 255, g: 255, b: 255), keepsTransparency: backgroundUnknown)
+        renderer.wholeBands = true
+        let cellPixels = PixelSize(width: 8, height: 17)
+        for (w, h) in [(624, 234), (640, 480), (300, 301), (1000, 150), (333, 97)] {
+            let out = try renderer.render(TestImages.solid(width: w, height: h, r: 200, g: 40, b: 10),
+                                          cells: CellSize(columns: 39, rows: 8), cellPixelSize: cellPixels)
+            let decoded = try SixelRenderer.decode(out.bytes)
+            #expect(decoded.height % 6 == 0, "\(w)×\(h): \(decoded.height) px is not whole bands")
+            #expect((decoded.height + 16) / 17 == out.cells.rows, "\(w)×\(h): tmux would count \((decoded.height + 16) / 17) rows, not \(out.cells.rows)")
+            #expect(out.pixelSize.height <= decoded.height && decoded.height - out.pixelSize.height < 17)
+            if backgroundUnknown {
+                // Nothing to pad with: the picture itself fills whole cells (tmux leaves none undrawn).
+                #expect(decoded.width % 8 == 0 && decoded.height > out.cells.rows * 17 - 6, "\(w)×\(h): \(decoded.width)×\(decoded.height) is not whole cells")
+            }
+            let text = String(decoding: out.bytes, as: UTF8.self)
+            let zero = backgroundUnknown ? "#0;2;80;17;5" : "#0;2;100;100;100"  // the bottom colour, to 5 bits a channel
+            #expect(text.contains(zero), "\(w)×\(h): register 0 is not \(zero)")
+            let selected = Set(text.matches(of: /#(\d+)(?![\d;])/).map { String($0.output.1) })
+            #expect(!selected.contains("0"), "\(w)×\(h): a pixel is drawn with register 0")
+        }
+        // The first case of the field: 312×117 is 304×114 now, 7 rows of 17 px.
+        let field = try renderer.render(TestImages.solid(width: 624, height: 234, r: 200, g: 40, b: 10),
+                                        cells: CellSize(columns: 39, rows: 8), cellPixelSize: cellPixels)
+        #expect(field.pixelSize == PixelSize(width: 304, height: 114))
+        #expect(field.cells.rows == 7)
+    }
+
     @Test func transparentPixelsAreNotDrawnWhenTheBackgroundIsUnknown() throws {
         // Left half opaque red, right half fully transparent.
         let width = 24, height = 12
