@@ -88,6 +88,10 @@ extension PixelSize {
         PixelSize(width: max(1, width), height: max(1, height))
     }
 
+    /// Whether this is a cell size a terminal can have: 2…512 pixels wide, 4…1024 high. A reply or a
+    /// window size giving another (a 1×1 cell) is not taken: every picture would be a few pixels.
+    public var isPlausibleCell: Bool { (2...512).contains(width) && (4...1024).contains(height) }
+
     /// The cell size assumed when the terminal does not tell: 8×16.
     public static let fallbackCell = PixelSize(width: 8, height: 16)
 

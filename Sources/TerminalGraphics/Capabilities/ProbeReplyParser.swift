@@ -39,15 +39,16 @@ public enum ProbeReplyParser {
         case (true, [UInt8(ascii: "$")], UInt8(ascii: "y")) where params.count >= 2 && params[0] == 2026:
             r.syncOutputMode = params[1]
         case (false, [], UInt8(ascii: "t")) where params.count >= 3 && params[0] == 6:
-            if (1...1000).contains(params[1]) && (1...1000).contains(params[2]) {
-                r.cellPixelSize = PixelSize.cell(width: params[2], height: params[1])
+            if PixelSize(width: params[2], height: params[1]).isPlausibleCell {
+                r.cellPixelSize = PixelSize(width: params[2], height: params[1])
             }
         case (false, [], UInt8(ascii: "t")) where params.count >= 3 && params[0] == 4:
             if (1...65535).contains(params[1]) && (1...65535).contains(params[2]) {
                 r.windowPixelSize = PixelSize(width: params[2], height: params[1])
             }
         case (true, [], UInt8(ascii: "S")) where params.count >= 4 && params[0] == 2 && params[1] == 0:
-            if (1...65535).contains(params[2]) && (1...65535).contains(params[3]) {
+            // Less than 64×64 is no terminal's real limit (xterm's default is 1000×1000): not taken.
+            if (64...65535).contains(params[2]) && (64...65535).contains(params[3]) {
                 r.graphicsLimit = PixelSize(width: params[2], height: params[3])
             }
         default:

@@ -30,16 +30,17 @@ public struct WindowSize: Sendable, Hashable {
         return WindowSize(cells: CellSize(columns: Int(size.ws_col), rows: Int(size.ws_row)), pixels: pixels)
     }
 
-    /// The cell size its pixels give, when they are sane (xpixel ≥ 2·cols, ypixel ≥ 4·rows).
+    /// The cell size its pixels give, when plausible (`PixelSize.isPlausibleCell`).
     public var cellPixelSize: PixelSize? {
         guard let pixels else { return nil }
         return Self.cell(of: pixels, over: cells)
     }
 
-    /// The cell size of a window of `pixels` over `cells`, or nil when implausible (fewer than 2×4
-    /// pixels per cell).
+    /// The cell size of a window of `pixels` over `cells`, or nil when implausible
+    /// (`PixelSize.isPlausibleCell`).
     static func cell(of pixels: PixelSize, over cells: CellSize) -> PixelSize? {
-        guard cells.columns > 0, cells.rows > 0, pixels.width >= 2 * cells.columns, pixels.height >= 4 * cells.rows else { return nil }
-        return PixelSize.cell(width: pixels.width / cells.columns, height: pixels.height / cells.rows)
+        guard cells.columns > 0, cells.rows > 0 else { return nil }
+        let cell = PixelSize(width: pixels.width / cells.columns, height: pixels.height / cells.rows)
+        return cell.isPlausibleCell ? cell : nil
     }
 }

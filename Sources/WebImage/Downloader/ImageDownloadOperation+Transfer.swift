@@ -54,7 +54,12 @@ extension ImageDownloadOperation {
         if let seen { setup.events.post(.receivedResponse(url, statusCode: seen.statusCode)) }
     }
 
-    /// Network thread: keep the bytes, schedule progress callbacks and (throttled) a partial decode.
+    /// Shortest time between two progress deliveries: a server dripping one byte per chunk made a
+    /// callback (and a dispatch) per byte, keeping a core busy.
+    static let progressInterval: Duration = .milliseconds(20)
+
+    /// Network thread: keep the bytes, schedule progress callbacks (throttled, the last byte's always)
+    /// and (throttled) a partial decode.
     func didReceive(_ chunk: Data, received: Int64, expected: Int64) {
         setup.statistics.noteBytes(chunk.count)
         let interval = setup.progressiveInterval
@@ -88,6 +93,10 @@ extension ImageDownloadOperation {
                     state.undecoded = Data()
                 }
             }
+            let now = ContinuousClock.now
+            let last = expected > 0 && received >= expected
+            guard last || state.lastProgress.map({ now - $0 >= Self.progressInterval }) ?? true else { return ([], partial, render, state.offset) }
+            state.lastProgress = now
             let progress = state.order.compactMap { state.handlers[$0] }.filter { $0.progress != nil }
             return (progress, partial, render, state.offset)
         }

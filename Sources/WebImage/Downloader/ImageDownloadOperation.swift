@@ -24,6 +24,8 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         var rendersPartially: Bool?
         var partialInFlight = false
         var lastPartial: ContinuousClock.Instant?
+        /// When progress was last delivered (`progressInterval` apart, the last byte always).
+        var lastProgress: ContinuousClock.Instant?
         /// Transfers tried so far beyond the first (at most one retry).
         var retries = 0
         /// The partial body this transfer asked to continue (`Range`), until its response answers.

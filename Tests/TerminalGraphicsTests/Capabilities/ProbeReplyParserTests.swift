@@ -89,5 +89,12 @@ enum CannedReplies {
     @Test func implausibleCellSizeIsIgnored() {
         #expect(parse("\u{1B}[6;0;10t\u{1B}[?62c").cellPixelSize == nil)
         #expect(parse("\u{1B}[6;99999999999999999999;10t\u{1B}[?62c").cellPixelSize == nil)
+        // A terminal telling a 1×1 cell or a 1×1 graphics limit (issue 30): neither is taken.
+        #expect(parse("\u{1B}[6;1;1t\u{1B}[?62c").cellPixelSize == nil)
+        #expect(parse("\u{1B}[6;2000;8t\u{1B}[?62c").cellPixelSize == nil)
+        #expect(parse("\u{1B}[?2;0;1;1S\u{1B}[?62;4c").graphicsLimit == nil)
+        #expect(parse("\u{1B}[?2;0;1000;1000S\u{1B}[?62;4c").graphicsLimit == PixelSize(width: 1000, height: 1000))
+        #expect(parse("\u{1B}[6;16;8t\u{1B}[?62c").cellPixelSize == PixelSize(width: 8, height: 16))
+        #expect(WindowSize.cell(of: PixelSize(width: 80, height: 24), over: CellSize(columns: 80, rows: 24)) == nil)
     }
 }

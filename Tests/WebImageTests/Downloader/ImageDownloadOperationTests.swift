@@ -33,6 +33,29 @@ struct ImageDownloadOperationTests {
         await server.stop()
     }
 
+    /// A server dripping small chunks (issue 30: a callback and a dispatch per chunk kept a core
+    /// busy): progress comes at most every `progressInterval`, and its last call is the whole body.
+    @Test func progressIsThrottledAndEndsAtTheLastByte() async throws {
+        let server = try await LoopbackServer.start()
+        var drip = StubResponse.ok(DownloaderTestKit.fakeImageBytes(3000), contentType: "image/fake")
+        drip.chunkSize = 10
+        drip.bytesPerSecond = 6000  // 300 chunks in half a second
+        server.route("/drip", drip)
+        let downloader = ImageDownloader(config: DownloaderTestKit.config())
+        let progress = CallbackRecorder<Int64>()
+        let done = ResultRecorder()
+        let started = ContinuousClock.now
+        downloader.downloadImage(with: server.url("/drip"), progress: { received, _, _ in progress.record(received) }) { done.record($0) }
+        #expect(await done.wait(count: 1))
+        let elapsed = ContinuousClock.now - started
+        let calls = progress.all
+        #expect(calls.last == 3000)
+        let allowed = Int(elapsed / .milliseconds(20)) + 2  // one per 20 ms, the first and the last
+        #expect(calls.count <= allowed, "\(calls.count) progress calls in \(elapsed) (at most \(allowed))")
+        #expect(calls.count >= 3)
+        await server.stop()
+    }
+
     @Test("progressive (fake decoder): ≥ 2 partial images, throttled, then the final one")
     func progressiveFake() async throws {
         let server = try await LoopbackServer.start()
