@@ -53,6 +53,32 @@ extension DiskCache {
         guard access(path, R_OK | W_OK | X_OK) == 0 else {
             throw .directoryUnavailable(path: path, reason: POSIXFile.reason(errno))
         }
+        try checkParents(of: path)
+    }
+
+    /// Every folder above the cache, to the root, as OpenSSH checks the folders above a key file: owned
+    /// by root or this user, and writable by nobody else unless sticky (`/tmp`: others cannot rename
+    /// or delete what is ours there). Otherwise another user could swap the cache's folder, or one
+    /// above it, for another while the gallery runs.
+    static func checkParents(of path: String) throws(CacheError) {
+        let parent = (path as NSString).deletingLastPathComponent
+        guard let resolved = realpath(parent.isEmpty ? "." : parent, nil) else {
+            throw .directoryUnavailable(path: path, reason: "its folder: " + POSIXFile.reason(errno))
+        }
+        var folder = String(cString: resolved)
+        free(resolved)
+        let me = geteuid()
+        while true {
+            var info = stat()
+            guard lstat(folder, &info) == 0 else { throw .directoryUnavailable(path: path, reason: "\(folder): " + POSIXFile.reason(errno)) }
+            let writableByOthers = info.st_mode & 0o022 != 0 && info.st_mode & UInt32(S_ISVTX) == 0
+            if (info.st_uid != 0 && info.st_uid != me) || writableByOthers {
+                let mode = String(info.st_mode & 0o7777, radix: 8)
+                throw .directoryUnavailable(path: path, reason: "\(folder) can be changed by another user (uid \(info.st_uid), mode \(mode))")
+            }
+            if folder == "/" || folder.isEmpty { return }
+            folder = (folder as NSString).deletingLastPathComponent
+        }
     }
 
     /// Reads and checks one file. Corrupt or misplaced files are removed (and reported by the reader

@@ -90,6 +90,29 @@ import TestSupport
         }
     }
 
+    /// A folder above the cache that another user could change (writable by others, not sticky) is
+    /// refused as OpenSSH refuses one above a key file: it could swap the cache's folder mid-run.
+    /// A sticky one (as /tmp) is fine.
+    @Test func aCacheUnderAFolderOthersCanChangeIsRefused() async throws {
+        try await Blocking.run {
+            let base = try Fixtures.temporaryDirectory("sdgallery-parents")
+            defer { try? FileManager.default.removeItem(at: base) }
+            let open = base.appendingPathComponent("open")
+            try FileManager.default.createDirectory(at: open, withIntermediateDirectories: true)
+            #expect(chmod(open.path, 0o777) == 0)
+            let refused = Self.makeCache(open.appendingPathComponent("cache"), events: EventLog())
+            #expect(refused.disk == nil)
+            guard case .directoryUnavailable(_, let reason)? = refused.diskError else {
+                Issue.record("expected directoryUnavailable, got \(String(describing: refused.diskError))")
+                return
+            }
+            #expect(reason.contains("\(open.path) can be changed by another user"), "\(reason)")
+            #expect(chmod(open.path, 0o1777) == 0)
+            let sticky = Self.makeCache(open.appendingPathComponent("cache"), events: EventLog())
+            #expect(sticky.disk != nil, "\(String(describing: sticky.diskError))")
+        }
+    }
+
     @Test func theDirectoryDeletedWhileRunningIsMadeAgain() async throws {
         try await Blocking.run {
             let events = EventLog()
