@@ -84,7 +84,7 @@ struct SDGallery: ParsableCommand {
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory cache limit in MB (default 96).", valueName: "MB"))
     var memoryLimit: Int?
 
-    @Option(name: .customLong("disk-limit"), help: ArgumentHelp("Disk cache limit in MB.", valueName: "MB"))
+    @Option(name: .customLong("disk-limit"), help: ArgumentHelp("Disk cache limit in MB, partial downloads included (default 512).", valueName: "MB"))
     var diskLimit: Int?
 
     @Option(name: .customLong("decode-memory"), help: ArgumentHelp("Working memory of the decodes in flight, in MB (default: a quarter of the RAM, at most 1024).", valueName: "MB"))

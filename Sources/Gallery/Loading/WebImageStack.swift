@@ -106,6 +106,10 @@ public final class WebImageStack: Sendable {
         // Partials of cancelled transfers live next to the cache entries (a subfolder the disk cache
         // does not count as entries), so the next run resumes them too; only when the disk cache
         // accepted its folder: a refused folder turns off every on-disk tier (one status line).
+        // `--disk-limit` covers them: an eighth of it (at most the 64 MB default) is theirs, the rest
+        // the entries'.
+        downloaderConfig.maxPartialBytes = min(downloaderConfig.maxPartialBytes, cacheConfig.maxDiskSize / 8)
+        cacheConfig.maxDiskSize -= downloaderConfig.maxPartialBytes
         let cache = ImageCache(config: cacheConfig)
         if cache.disk != nil { downloaderConfig.partialsDirectory = cacheConfig.directory.appendingPathComponent("partials") }
         let downloader = ImageDownloader(config: downloaderConfig)

@@ -23,6 +23,19 @@ import TestSupport
         #expect(stack.manager.cacheKey(for: other) == "https://example.com/a.png")
     }
 
+    /// `--disk-limit` covers everything on disk (issue 30: the partials were not counted): an eighth
+    /// of it, at most 64 MB, is the partials', the rest the entries'.
+    @Test(arguments: [(nil, 448 << 20, 64 << 20), (16, 14 << 20, 2 << 20), (1024, 960 << 20, 64 << 20)] as [(Int?, Int, Int)])
+    func theDiskLimitCoversThePartials(limitMB: Int?, entries: Int, partials: Int) throws {
+        var options = GalleryOptions()
+        options.cacheDirectory = try Fixtures.temporaryDirectory("stack-limit").path
+        options.diskLimitMB = limitMB
+        let manager = WebImageStack.makeManager(options)
+        #expect(manager.cache.config.maxDiskSize == entries)
+        #expect(manager.downloader.config.maxPartialBytes == partials)
+        #expect(entries + partials == (limitMB ?? 512) << 20)
+    }
+
     /// A `--print` sheet asks for the early stop and no partial renders (nobody sees them);
     /// with `--refresh`, for neither (a revalidation gets the whole original).
     @Test func printAsksForTheStopWithoutPartials() {
