@@ -88,8 +88,8 @@ let package = Package(
         // The terminal model, a test oracle: libvterm (Debian's libvterm-dev) for the text layer, wrapped
         // in the test-only C target CVTerm and imported by TerminalModel alone.
         .target(name: "CVTerm", path: "Tests/CVTerm", linkerSettings: [.linkedLibrary("vterm")]),
-        .target(name: "TerminalModel", dependencies: ["CVTerm"], path: "Tests/TerminalModel"),
-        .testTarget(name: "TerminalModelTests", dependencies: ["TerminalModel"]),
+        .target(name: "TerminalModel", dependencies: ["CVTerm", "TerminalGraphics"], path: "Tests/TerminalModel"),
+        .testTarget(name: "TerminalModelTests", dependencies: ["TerminalModel", "TerminalGraphics"]),
         .testTarget(name: "SafeTextTests", dependencies: ["SafeText"]),
         .testTarget(name: "SafeFilesTests", dependencies: ["SafeFiles"]),
         .testTarget(name: "ZlibTests", dependencies: ["Zlib"]),

@@ -2,6 +2,12 @@
 /// needs (raster attributes `"Pan;Pad;Ph;Pv`, else the extent of the data).
 extension TerminalModel {
     func deviceControl(_ body: [UInt8]) {
+        if kind.showsPlaceholders, body.starts(with: Array("tmux;".utf8)) {
+            // tmux's passthrough: what it wraps goes to the outer terminal (kitty) as it is.
+            var inner = ControlStringSplitter()
+            for case .apc(let command) in inner.feed(Array(body.dropFirst(5))) { applicationCommand(command) }
+            return
+        }
         guard let q = body.firstIndex(of: UInt8(ascii: "q")),
               body[..<q].allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ";") }) else { return }
         guard kind.showsSixel else { return }  // tmux 3.3a and kitty drop sixel

@@ -27,11 +27,15 @@ public final class TerminalModel {
     public internal(set) var kittyImages: [UInt32: (width: Int, height: Int)] = [:]
     /// kitty: a chunked transmission in progress (its first chunk's keys).
     var kittyPending: [String: String]?
+    /// kitty: the virtual placements (`U=1`) per image id, in cells.
+    public internal(set) var kittyVirtual: [UInt32: (columns: Int, rows: Int)] = [:]
 
     let terminal: OpaquePointer
     /// The image layer: per cell, the fragment shown over the text, if any.
     var layer: [ImageFragment?]
     var splitter = ControlStringSplitter()
+    /// Swaps kitty's placeholder marks libvterm does not know (kinds that show placeholders).
+    var marks = PlaceholderMarks()
     /// xterm after a reverse scroll: the band it exposed and what its (unmoved) record of sixels
     /// has there, drawn again when text is next written below the band.
     var staleBand: (rows: Range<Int>, fragments: [Int: ImageFragment])?
@@ -72,7 +76,8 @@ public final class TerminalModel {
     public func write(_ bytes: [UInt8]) {
         for piece in splitter.feed(bytes) {
             switch piece {
-            case .text(let text):
+            case .text(let raw):
+                let text = kind.showsPlaceholders ? marks.swap(raw) : raw
                 text.withUnsafeBufferPointer { buffer in
                     buffer.withMemoryRebound(to: CChar.self) { cvt_write(terminal, $0.baseAddress, $0.count) }
                 }
@@ -111,7 +116,7 @@ public final class TerminalModel {
     public func image(column: Int, row: Int) -> ImageFragment? {
         let (columns, rows) = size
         guard column >= 0, column < columns, row >= 0, row < rows else { return nil }
-        return layer[row * columns + column]
+        return layer[row * columns + column] ?? placeholderFragment(column: column, row: row)
     }
 
     /// What every cell shows.
@@ -121,7 +126,7 @@ public final class TerminalModel {
         cells.reserveCapacity(columns * rows)
         for row in 0..<rows {
             for column in 0..<columns {
-                if let fragment = layer[row * columns + column] { cells.append(.image(fragment)) } else {
+                if let fragment = layer[row * columns + column] ?? placeholderFragment(column: column, row: row) { cells.append(.image(fragment)) } else {
                     cells.append(.text(textCell(column: column, row: row)))
                 }
             }
@@ -133,6 +138,10 @@ public final class TerminalModel {
     public var shownImages: [ImageKey: Int] {
         var counts: [ImageKey: Int] = [:]
         for case let fragment? in layer { counts[fragment.image, default: 0] += 1 }
+        let (columns, rows) = size
+        if kind.showsPlaceholders {
+            for row in 0..<rows { for column in 0..<columns { if let f = placeholderFragment(column: column, row: row) { counts[f.image, default: 0] += 1 } } }
+        }
         return counts
     }
 }

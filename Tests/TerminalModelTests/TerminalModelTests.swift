@@ -1,4 +1,5 @@
 import Testing
+import TerminalGraphics
 import TerminalModel
 
 /// The text layer (libvterm) and the image layer under hand-written sequences.
@@ -147,5 +148,26 @@ import TerminalModel
         #expect(a.snapshot.describeDifferences(from: b.snapshot).hasPrefix("1 cells differ: (2,0)"))
         b.write("\u{1B}[1;3Hc")
         #expect(a.snapshot == b.snapshot)
+    }
+
+    /// tmux in kitty 0.41: an upload through tmux's passthrough with a virtual placement, then
+    /// placeholder text naming it (an id with a high byte, rows and columns past the marks libvterm's
+    /// width table knows) shows the image's cells; text over them replaces them.
+    @Test func placeholderCellsShowTheImageTheyName() {
+        let terminal = TerminalModel(kind: .tmuxKitty, columns: 160, rows: 130)
+        let id: UInt32 = 0x7899_8779
+        let upload = Array("\u{1B}_Ga=T,U=1,i=\(id),f=32,s=8,v=8,c=150,r=120,q=2;AAAA\u{1B}\\".utf8)
+        var wrapped = Array("\u{1B}Ptmux;".utf8)
+        for byte in upload { wrapped += byte == 0x1B ? [0x1B, 0x1B] : [byte] }
+        terminal.write(wrapped + Array("\u{1B}\\".utf8))
+        let rows = KittyPlaceholders.rows(imageID: id, cells: CellSize(columns: 150, rows: 120))
+        for (index, row) in rows.enumerated() { terminal.write(Array("\u{1B}[\(index + 1);3H".utf8) + row) }
+        #expect(terminal.diagnostics.isEmpty, "\(terminal.diagnostics.prefix(3))")
+        #expect(terminal.image(column: 2, row: 0) == ImageFragment(image: .kitty(id), dx: 0, dy: 0))
+        #expect(terminal.image(column: 2 + 140, row: 115) == ImageFragment(image: .kitty(id), dx: 140, dy: 115))
+        #expect(terminal.shownImages[.kitty(id)] == 150 * 120)
+        terminal.write("\u{1B}[1;3Hxy")
+        #expect(terminal.image(column: 2, row: 0) == nil && terminal.textCell(column: 2, row: 0).text == "x")
+        #expect(terminal.image(column: 4, row: 0) == ImageFragment(image: .kitty(id), dx: 2, dy: 0))
     }
 }

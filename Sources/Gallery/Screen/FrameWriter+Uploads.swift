@@ -5,8 +5,9 @@ import TerminalGraphics
 /// dropped, and clears everything on close.
 extension FrameWriter {
     /// Frees the data of `ids` the terminal holds (`d=I`, which also removes their placements); those
-    /// placements count as not shown, so the next plan places (and uploads) them again. Call before
-    /// `plan`; write the bytes in the same frame, before its erase bytes.
+    /// placements count as not shown, so the next plan places (and uploads) them again, and the next
+    /// plan clears the cells of placeholder pictures among them. Call before `plan`; write the bytes
+    /// in the same frame, before its erase bytes.
     ///
     /// kitty (0.26) frees with any uppercase delete every image that has no placement at that moment,
     /// not only the ones named: a later placement of such an image is refused (`ENOENT`) and its
@@ -16,7 +17,11 @@ extension FrameWriter {
         guard !ids.isEmpty else { return [] }
         let freed = Set(ids.filter { uploads.transmitted.contains($0) })
         guard !freed.isEmpty else { return [] }
-        shown.removeAll { $0.image.upload.map { freed.contains($0.id) } ?? false }
+        let gone = shown.filter { $0.image.upload.map { freed.contains($0.id) } ?? false }
+        // Unicode placeholders are text: the delete leaves them on screen (showing whatever image
+        // gets that id next), so their cells are cleared with the frame's other erasures.
+        releasedText += gone.filter { !$0.image.rows.isEmpty }.map(\.rect)
+        shown.removeAll { gone.contains($0) }
         let bytes = uploads.free(ids)
         uploads.forget(keeping: Set(shown.compactMap { $0.image.upload?.id }))
         return bytes

@@ -26,6 +26,8 @@ public struct FrameWriter: Sendable {
     public internal(set) var shown: [BitmapPlacement] = []
     /// Image data the terminal holds (kitty uploads): see `FrameWriter+Uploads.swift`.
     var uploads = KittySession()
+    /// Cells of placeholder pictures whose image `release` freed: cleared by the next plan.
+    var releasedText: [CellRect] = []
 
     /// Creates a writer.
     public init(synchronizedOutput: Bool = false) {
@@ -46,6 +48,8 @@ public struct FrameWriter: Sendable {
                 && p.rect.maxRow <= terminal.rows - 1 && p.rect.maxColumn <= terminal.columns
         }
         var plan = Plan()
+        plan.cleared = releasedText
+        releasedText = []
         for old in shown where !usable.contains(old) {
             if !old.image.erase.isEmpty { plan.erased.append(old) }
             plan.cleared.append(old.rect)
@@ -69,6 +73,7 @@ public struct FrameWriter: Sendable {
     /// Forgets what is on the terminal (after a clear).
     public mutating func reset() {
         shown = []
+        releasedText = []
         uploads.reset()
     }
 

@@ -33,6 +33,11 @@ final class GalleryDriver {
             caps = TerminalCapabilities(graphics: .sixel, colorDepth: .truecolor, terminalName: "tmux 3.5a", inTmux: true, backgroundColor: .black)
             caps.tmuxVersion = TmuxVersion("3.5a")
             caps.tmuxSixel = true
+        case .tmuxKitty:
+            caps = TerminalCapabilities(graphics: .kitty, colorDepth: .truecolor, terminalName: "tmux 3.5a", inTmux: true, backgroundColor: .black)
+            caps.tmuxVersion = TmuxVersion("3.5a")
+            caps.tmuxPassthrough = true
+            caps.kittyPlaceholders = true
         }
         return TerminalProfile(capabilities: caps)
     }

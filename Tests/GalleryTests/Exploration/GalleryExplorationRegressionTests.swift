@@ -50,4 +50,15 @@ import TerminalModel
         #expect(found == nil, "kitty after [\(steps)]: \(found ?? "")")
         #expect(try problem(.tmux, steps) == nil, "half-blocks have no uploads: the same keys settle right")
     }
+
+    /// Found by the first exploration of tmux 3.5a in kitty 0.41 (Unicode placeholders, issue 29):
+    /// an image evicted from the encoded output cache is freed with `d=I`; its placement was dropped
+    /// without clearing its cells, and placeholders are text: they stayed on screen in the list view
+    /// (and would show the image again wherever its id is uploaded next). Their cells are cleared now.
+    @Test func placeholderPicturesFreedByTheCacheLeaveNoText() throws {
+        let steps = "j settle j v"
+        let found = try problem(.tmuxKitty, steps)
+        #expect(found == nil, "tmuxKitty after [\(steps)]: \(found ?? "")")
+        #expect(try problem(.kitty, steps) == nil, "direct placements are deleted with their image")
+    }
 }
