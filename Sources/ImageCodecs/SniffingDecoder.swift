@@ -5,7 +5,8 @@ import Foundation
 /// one-shot decode at the end (GIF, WebP, and anything else, which then fails with a clear error;
 /// an interlaced GIF's first pass can be final before, `GIFDecoder.firstPass`). A session keeps a
 /// copy of its bytes until its header has reserved the working memory (`DecodeMemory`); one whose
-/// memory does not fit then is dropped for that copy, decoded one-shot at the end.
+/// memory does not fit then is dropped for that copy, tried again as more bytes come, and
+/// decoded one-shot at the end if it never fits.
 final class SniffingDecoder: IncrementalDecoding {
     private enum Stage {
         case sniffing(Data)
@@ -13,10 +14,16 @@ final class SniffingDecoder: IncrementalDecoding {
         case jpeg(JPEGSession, kept: Data?)
         case png(PNGSession, kept: Data?)
         case buffering(Data)
+        /// A session's memory did not fit the budget: the bytes wait, and a new session tries again
+        /// once they doubled, or `retryStep` more came (so an image can still stop early once memory
+        /// frees).
+        case waiting(Data, triedAt: Int)
         case failed(DecodeError)
     }
 
     private static let sniffLength = 16
+    /// Bytes between two tries of a session whose memory did not fit.
+    static let retryStep = 65_536
     private let options: DecodeOptions
     private var stage: Stage = .sniffing(Data())
     /// Bytes a GIF had when its first pass was last looked for (`sufficientImage`).
@@ -45,6 +52,10 @@ final class SniffingDecoder: IncrementalDecoding {
             stage = .failed(.empty)  // drop the reference so the append does not copy
             data.append(chunk)
             stage = .buffering(data)
+        case .waiting(var data, let triedAt):
+            stage = .failed(.empty)
+            data.append(chunk)
+            if data.count >= triedAt + min(Self.retryStep, max(4096, triedAt)) { start(with: data) } else { stage = .waiting(data, triedAt: triedAt) }
         case .failed: break
         }
     }
@@ -77,7 +88,7 @@ final class SniffingDecoder: IncrementalDecoding {
         case .jpeg(_, let kept?), .png(_, let kept?): return try ImageCoders.decode(kept, options: options)
         case .jpeg(let session, nil): return try session.finish()
         case .png(let session, nil): return try session.finish()
-        case .buffering(let data): return try ImageCoders.decode(data, options: options)
+        case .buffering(let data), .waiting(let data, _): return try ImageCoders.decode(data, options: options)
         case .failed(let error): throw error
         case .sniffing: throw DecodeError.empty
         }
@@ -86,7 +97,7 @@ final class SniffingDecoder: IncrementalDecoding {
     /// A session's stage once it has `kept` bytes: the copy dropped once the session has its memory,
     /// the session dropped for the copy when its memory did not fit.
     private static func settled<Session: MemoryGatedSession>(_ session: Session, kept: Data, _ stage: (Session, Data?) -> Stage) -> Stage {
-        if session.refused { return .buffering(kept) }
+        if session.refused { return .waiting(kept, triedAt: kept.count) }
         return stage(session, session.started ? nil : kept)
     }
 

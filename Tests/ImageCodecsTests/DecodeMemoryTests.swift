@@ -118,4 +118,28 @@ import Zlib
         #expect(final.pixels == oneShot.pixels)
         #expect(memory.held == 0)
     }
+
+    /// A session refused while memory is short tries again as bytes come: once memory frees, a
+    /// progressive JPEG still stops at its DC scans for a small target instead of waiting for the end.
+    @Test func aRefusedSessionStartsOnceMemoryFreesAndStillStopsEarly() throws {
+        let data = try Reference.data("stream/progressive.jpg")
+        let memory = DecodeMemory(limit: 64 << 20)
+        let options = DecodeOptions(targetSize: PixelSize(width: 10, height: 6), memory: memory)
+        var other: DecodeMemory.Reservation? = memory.tryReserve((64 << 20) - 1024)
+        let decoder = ImageCoders.makeIncrementalDecoder(options: options)
+        var offset = 0, sufficientAt: Int?
+        while offset < data.count, sufficientAt == nil {
+            let end = min(data.count, offset + 512)
+            decoder.append(data.subdata(in: offset..<end))
+            offset = end
+            if offset >= 6000, other != nil {
+                withExtendedLifetime(other) {}
+                other = nil
+            }
+            if decoder.sufficientImage() != nil { sufficientAt = offset }
+        }
+        let stoppedAt = try #require(sufficientAt, "never final before the end")
+        #expect(stoppedAt < data.count)
+        #expect(memory.peak > 0)
+    }
 }
