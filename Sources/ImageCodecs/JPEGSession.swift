@@ -37,11 +37,16 @@ final class JPEGSession {
     /// The header is in and the working memory held, or the data failed.
     var started: Bool { geometry != nil || error != nil }
 
-    init(options: DecodeOptions, incremental: Bool) throws {
+    /// Whether the header's reservation waits for room (`DecodeMemory.reserve`) instead of being
+    /// refused when memory is short: one-shot decodes, and incremental ones fed from bytes all there.
+    private let waitsForMemory: Bool
+
+    init(options: DecodeOptions, incremental: Bool, waitsForMemory: Bool? = nil) throws {
         guard let handle = sdg_jpeg_create() else { throw DecodeError.corrupt(format: "JPEG", reason: "out of memory") }
         self.handle = handle
         self.options = options
         self.incremental = incremental
+        self.waitsForMemory = waitsForMemory ?? !incremental
     }
 
     deinit { sdg_jpeg_destroy(handle) }
@@ -113,7 +118,7 @@ final class JPEGSession {
         let d = g.jpegScaleDenominator
         let output = PixelSize(width: (g.stored.width + d - 1) / d, height: (g.stored.height + d - 1) / d)
         let bytes = Self.saturated(output.area, times: 8) + (g.target == output ? 0 : g.target.area * 8) + (buffered ? Int(clamping: info.coefficient_bytes) : 0)
-        if incremental {
+        if !waitsForMemory {
             guard let granted = options.memory.tryReserve(bytes) else { refused = true; return }
             memory = granted
         } else {

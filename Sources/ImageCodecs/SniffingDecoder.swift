@@ -88,10 +88,34 @@ final class SniffingDecoder: IncrementalDecoding {
         case .jpeg(_, let kept?), .png(_, let kept?): return try ImageCoders.decode(kept, options: options)
         case .jpeg(let session, nil): return try session.finish()
         case .png(let session, nil): return try session.finish()
-        case .buffering(let data), .waiting(let data, _): return try ImageCoders.decode(data, options: options)
+        case .buffering(let data): return try ImageCoders.decode(data, options: options)
+        case .waiting(let data, _): return try Self.decodeStoppingEarly(data, options: options)
         case .failed(let error): throw error
         case .sniffing: throw DecodeError.empty
         }
+    }
+
+    /// Every byte is in but no session ran (memory was short): a JPEG is fed to a session in steps,
+    /// its reservation waiting for room now, and ends at its first image final at the target (a
+    /// progressive file's DC scans: a one-shot decode would read every scan); else one-shot.
+    static func decodeStoppingEarly(_ data: Data, options: DecodeOptions) throws -> Image {
+        guard ImageFormat.sniff(data) == .jpeg else { return try ImageCoders.decode(data, options: options) }
+        let session = try JPEGSession(options: options, incremental: true, waitsForMemory: true)
+        var offset = 0
+        while offset < data.count {
+            let end = min(data.count, offset + retryStep)
+            session.append(data.subdata(in: offset..<end))
+            offset = end
+            if var final = session.sufficientImage() {
+                final.sourceFormat = .jpeg
+                final.sourceByteCount = data.count
+                return final
+            }
+        }
+        var image = try session.finish()
+        image.sourceFormat = .jpeg
+        image.sourceByteCount = data.count
+        return image
     }
 
     /// A session's stage once it has `kept` bytes: the copy dropped once the session has its memory,
