@@ -36,6 +36,17 @@ struct DecodeGeometry {
     /// A decoded bitmap finished into an `Image`: scaled to the target, then oriented. For a JPEG
     /// decoded at 1/`denominator`, the last row and column stand for partial blocks: only
     /// stored / denominator pixels of content map onto the target, so the image is not stretched.
+    /// The same from a decoder's own buffer of `size` RGBA pixels: scaled straight from it (no copy
+    /// of the whole image first), copied only when it is the target already.
+    func finish(_ pixels: UnsafePointer<UInt8>, size: PixelSize, denominator: Int = 1) -> Image {
+        let extent = (Double(stored.width) / Double(denominator), Double(stored.height) / Double(denominator))
+        let exact = extent.0 == Double(size.width) && extent.1 == Double(size.height)
+        if size == target && exact { return finish(Bitmap(copying: pixels, width: size.width, height: size.height), denominator: denominator) }
+        let buffer = UnsafeBufferPointer(start: pixels, count: size.width * size.height * 4)
+        return ImageScaler.areaAverage(buffer, width: size.width, height: size.height, to: target, extent: extent)
+            .oriented(orientation).image(sourceSize: display)
+    }
+
     func finish(_ bitmap: Bitmap, denominator: Int = 1) -> Image {
         let extent = (Double(stored.width) / Double(denominator), Double(stored.height) / Double(denominator))
         return bitmap.scaled(to: target, extent: extent).oriented(orientation).image(sourceSize: display)

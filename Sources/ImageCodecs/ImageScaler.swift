@@ -34,22 +34,26 @@ enum ImageScaler {
     /// `source` scaled to `size` by area averaging; `extent` (default: the whole source) is the part
     /// of the source, in pixels from the top-left, that maps onto the output.
     static func areaAverage(_ source: Bitmap, to size: PixelSize, extent: (width: Double, height: Double)? = nil) -> Bitmap {
-        let sw = source.width, dw = size.width, dh = size.height
+        source.pixels.withUnsafeBufferPointer { areaAverage($0, width: source.width, height: source.height, to: size, extent: extent) }
+    }
+
+    /// The same from a buffer of `width × height` RGBA pixels (a decoder's own, not copied first).
+    static func areaAverage(_ src: UnsafeBufferPointer<UInt8>, width sw: Int, height sh: Int, to size: PixelSize,
+                            extent: (width: Double, height: Double)? = nil) -> Bitmap {
+        let dw = size.width, dh = size.height
         let columns = Axis(source: sw, extent: extent?.width ?? Double(sw), destination: dw)
-        let rows = Axis(source: source.height, extent: extent?.height ?? Double(source.height), destination: dh)
+        let rows = Axis(source: sh, extent: extent?.height ?? Double(sh), destination: dh)
         var out = [UInt8](repeating: 0, count: dw * dh * 4)
         var acc = [Float](repeating: 0, count: sw * 4)
-        source.pixels.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                acc.withUnsafeMutableBufferPointer { acc in
-                    for oy in 0..<dh {
-                        for i in 0..<acc.count { acc[i] = 0 }
-                        let o = rows.offset[oy]
-                        for k in 0..<rows.count[oy] {
-                            accumulateRow(src, row: rows.start[oy] + k, width: sw, weight: rows.weights[o + k], into: acc)
-                        }
-                        reduceRow(acc, columns: columns, into: dst, row: oy, width: dw)
+        out.withUnsafeMutableBufferPointer { dst in
+            acc.withUnsafeMutableBufferPointer { acc in
+                for oy in 0..<dh {
+                    for i in 0..<acc.count { acc[i] = 0 }
+                    let o = rows.offset[oy]
+                    for k in 0..<rows.count[oy] {
+                        accumulateRow(src, row: rows.start[oy] + k, width: sw, weight: rows.weights[o + k], into: acc)
                     }
+                    reduceRow(acc, columns: columns, into: dst, row: oy, width: dw)
                 }
             }
         }

@@ -113,11 +113,12 @@ final class JPEGSession {
         // Progressive files always go through buffered-image mode, where consuming input stops at
         // the scan limit and the last scan allowed is the image (single-pass mode would fail there).
         buffered = progressive && !arithmetic
-        // Working memory: the RGBA output at the DCT scale and its copy, the target, and in
-        // buffered mode every coefficient of the image (600 MB for a progressive 10000×10000).
+        // Working memory: the RGBA output at the DCT scale (copied only when it is the target), the
+        // target, and in buffered mode every coefficient of the image (600 MB for a progressive
+        // 10000×10000).
         let d = g.jpegScaleDenominator
         let output = PixelSize(width: (g.stored.width + d - 1) / d, height: (g.stored.height + d - 1) / d)
-        let bytes = Self.saturated(output.area, times: 8) + (g.target == output ? 0 : g.target.area * 8) + (buffered ? Int(clamping: info.coefficient_bytes) : 0)
+        let bytes = Self.saturated(output.area, times: g.target == output ? 8 : 4) + (g.target == output ? 0 : g.target.area * 8) + (buffered ? Int(clamping: info.coefficient_bytes) : 0)
         if !waitsForMemory {
             guard let granted = options.memory.tryReserve(bytes) else { refused = true; return }
             memory = granted
@@ -143,8 +144,7 @@ final class JPEGSession {
     /// The output buffer as it is now, finished to the target size and orientation.
     private func snapshot() -> Image? {
         guard let geometry, let pixels = sdg_jpeg_pixels(handle) else { return nil }
-        let bitmap = Bitmap(copying: pixels, width: outputSize.width, height: outputSize.height)
-        return geometry.finish(bitmap, denominator: geometry.jpegScaleDenominator)
+        return geometry.finish(pixels, size: outputSize, denominator: geometry.jpegScaleDenominator)
     }
 
     /// The best image so far: the last completed scan (progressive) or the rows decoded so far.

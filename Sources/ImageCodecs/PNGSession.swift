@@ -81,8 +81,9 @@ final class PNGSession {
         }
     }
 
-    /// Working memory from IHDR: libpng's RGBA image and the copy made of it at the end, the target,
-    /// and for an incremental decode one more image (a partial image is a copy of the whole).
+    /// Working memory from IHDR: libpng's RGBA image, the target (scaled straight from libpng's
+    /// buffer; the image copied only when it is the target), and for an incremental decode of an
+    /// Adam7 file one more image (its preview fills the whole image).
     /// A header that does not parse reserves nothing: libpng then fails on it.
     private func reserveMemory(header: Data) {
         let b = [UInt8](header.prefix(Self.headerLength))
@@ -91,7 +92,8 @@ final class PNGSession {
         let stored = PixelSize(width: word(16), height: word(20))
         guard stored.area <= options.pixelLimit else { return }  // libpng's own limit refuses it
         let target = DecodeGeometry(stored: stored, box: options.targetSize).target
-        let bytes = stored.area * 4 * (incremental ? 3 : 2) + (target == stored ? 0 : target.area * 8)
+        let copies = 1 + (target == stored ? 1 : 0) + (incremental && b[28] != 0 ? 1 : 0)
+        let bytes = stored.area * 4 * copies + (target == stored ? 0 : target.area * 8)
         if incremental {
             memory = options.memory.tryReserve(bytes)
             refused = memory == nil
@@ -113,7 +115,7 @@ final class PNGSession {
             let rows = Int(sdg_png_rows(handle))
             guard rows > shownRows else { return lastPartial }
             shownRows = rows
-            lastPartial = geometry.finish(Bitmap(copying: pixels, width: w, height: h))
+            lastPartial = geometry.finish(pixels, size: PixelSize(width: w, height: h))
         }
         return lastPartial
     }
@@ -140,7 +142,7 @@ final class PNGSession {
     func finish() throws -> Image {
         if let error { throw error }
         guard done, let geometry, let pixels = sdg_png_pixels(handle) else { throw DecodeError.truncated(format: "PNG") }
-        return geometry.finish(Bitmap(copying: pixels, width: geometry.stored.width, height: geometry.stored.height))
+        return geometry.finish(pixels, size: geometry.stored)
     }
 
     /// Pixel block each known pixel stands for after `passes` Adam7 passes.

@@ -63,7 +63,7 @@ import TestSupport
         let status = GalleryRunner.run(options, components: GalleryComponents.live(options), stdout: { out += $0 }, stderr: { err += $0 })
         #expect(status == 0)
         #expect(DecodeMemory.shared.limit == 4 << 20)
-        #expect(out.contains("too large for the memory budget (18 MB > 4 MB)"), "\(out.suffix(400))")
+        #expect(out.contains("too large for the memory budget (9 MB > 4 MB)"), "\(out.suffix(400))")  // 1500² RGBA, the cell's target
     }
 
     /// A piped `--print` with `options` over two entries of the same URL and one that fails.
