@@ -10,10 +10,11 @@ import Locking
 /// 10000×9999 wanted 2.4 GB at once).
 ///
 /// Two kinds of reservation, so that no decode waits on work queued behind itself:
-/// - a **one-shot** decode (`reserve`) waits until its bytes fit, or until no other one-shot decode
-///   holds any (one-shot decodes run to their end without waiting on anything, so the wait ends);
-///   it then runs, even if incremental decodes hold the rest. Memory stays under twice the limit, and
-///   under the limit while nothing else is in flight;
+/// - a **one-shot** decode (`reserve`) waits until its bytes fit; when only incremental decodes hold
+///   the rest it waits at most `incrementalPatience` (1 s: they may be queued behind it, on its own
+///   lane or for the pool's threads) and then runs anyway. One-shot decodes run to their end without
+///   waiting on anything, so every wait ends. Memory stays under the limit, and under twice it while
+///   an incremental decode that holds memory is slower than the patience;
 /// - an **incremental** decode, fed as bytes arrive (`tryReserve`), never waits: when its bytes do
 ///   not fit now it does not start, and the image is decoded one-shot once its bytes are in.
 /// A decode that alone needs more than the limit fails with `DecodeError.overMemoryBudget`.
@@ -38,7 +39,10 @@ public final class DecodeMemory: Sendable, Hashable, CustomStringConvertible {
     private let state: Locked<State>
 
     /// Creates a budget of `limit` bytes.
-    public init(limit: Int) { state = Locked(State(limit: max(1, limit))) }
+    public init(limit: Int, incrementalPatience: Double = 1) {
+        state = Locked(State(limit: max(1, limit)))
+        self.incrementalPatience = incrementalPatience
+    }
 
     /// Most bytes decodes may hold at once.
     public var limit: Int {
@@ -61,7 +65,10 @@ public final class DecodeMemory: Sendable, Hashable, CustomStringConvertible {
         let bytes = max(0, bytes)
         let limit = self.limit
         guard bytes <= limit else { throw DecodeError.overMemoryBudget(needed: bytes, limit: limit) }
-        state.withLock(when: { $0.held + bytes <= $0.limit || $0.oneShots == 0 }) { s in
+        let started = Self.seconds()
+        let patience = incrementalPatience
+        state.withLock(when: { $0.held + bytes <= $0.limit || ($0.oneShots == 0 && Self.seconds() - started >= patience) },
+                       wakingAfter: patience) { s in
             s.held += bytes
             s.oneShots += 1
             s.peak = max(s.peak, s.held)
@@ -97,6 +104,16 @@ public final class DecodeMemory: Sendable, Hashable, CustomStringConvertible {
             if oneShot { s.oneShots -= 1 }
         }
         state.broadcast()
+    }
+
+    /// Seconds a one-shot decode waits for memory that only incremental decodes hold (they may be
+    /// queued behind it, so it does not wait for ever; most end within it and give their bytes back).
+    let incrementalPatience: Double
+
+    private static func seconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     public static func == (a: DecodeMemory, b: DecodeMemory) -> Bool { a === b }

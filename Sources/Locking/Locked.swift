@@ -47,13 +47,24 @@ public final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Like `withLock`, but first waits, the lock released meanwhile, until `ready` holds for the
-    /// value; `broadcast()` (after a change under the lock) wakes the waiters to look again.
+    /// value; `broadcast()` (after a change under the lock) wakes the waiters to look again. With
+    /// `wakingAfter`, a waiter also looks again once that many seconds have passed (for a `ready`
+    /// that depends on time).
     public func withLock<Result>(
-        when ready: (inout sending Value) -> Bool, _ body: (inout sending Value) -> sending Result
+        when ready: (inout sending Value) -> Bool, wakingAfter seconds: Double? = nil, _ body: (inout sending Value) -> sending Result
     ) -> sending Result {
+        var deadline = timespec()
+        if let seconds {
+            clock_gettime(CLOCK_REALTIME, &deadline)
+            let nanoseconds = Int(deadline.tv_nsec) + Int(max(0, seconds) * 1e9)
+            deadline.tv_sec += nanoseconds / 1_000_000_000
+            deadline.tv_nsec = nanoseconds % 1_000_000_000
+        }
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        while !ready(&value) { pthread_cond_wait(condition, mutex) }
+        while !ready(&value) {
+            if seconds == nil { pthread_cond_wait(condition, mutex) } else { pthread_cond_timedwait(condition, mutex, &deadline) }
+        }
         return body(&value)
     }
 

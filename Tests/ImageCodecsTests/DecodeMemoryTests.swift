@@ -46,15 +46,36 @@ import Zlib
         #expect(memory.peak == 80)
     }
 
-    @Test func aOneShotDoesNotWaitOnIncrementalDecodes() throws {
-        let memory = DecodeMemory(limit: 100)
-        let incremental = try #require(memory.tryReserve(90))
-        // Nothing one-shot holds memory: waiting could wait on work queued behind this decode.
+    @Test func aOneShotWaitsForIncrementalDecodesOnlyForAWhile() throws {
+        let memory = DecodeMemory(limit: 100, incrementalPatience: 0.2)
+        var incremental: DecodeMemory.Reservation? = memory.tryReserve(90)
+        #expect(incremental != nil)
+        // Only an incremental decode holds the rest: it may be queued behind this one, so the wait
+        // ends after the patience, and the one-shot decode runs anyway.
         let oneShot = try memory.reserve(50)
         #expect(memory.held == 140)
         // An incremental decode never waits: refused while it does not fit.
         #expect(memory.tryReserve(1) == nil)
-        withExtendedLifetime((incremental, oneShot)) {}
+        withExtendedLifetime(oneShot) {}
+        // When the incremental decode ends within the patience, the one-shot one fits in the limit.
+        let granted = Locked(false)
+        let done = DispatchSemaphore(value: 0)
+        let waiting = DecodeMemory(limit: 100, incrementalPatience: 30)
+        var holder: DecodeMemory.Reservation? = waiting.tryReserve(90)
+        #expect(holder != nil)
+        DispatchQueue.global().async {
+            let second = try? waiting.reserve(50)
+            granted.withLock { $0 = second != nil }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 0.3) == .timedOut)
+        withExtendedLifetime(holder) {}
+        holder = nil
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(granted.withLock { $0 })
+        #expect(waiting.peak == 90, "it waited for the incremental decode's bytes")
+        withExtendedLifetime(incremental) {}
+        incremental = nil
     }
 
     @Test func aDecodeLargerThanTheWholeBudgetFailsWithItsOwnError() throws {
