@@ -68,7 +68,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "sdgallery-bench",
-            dependencies: ["ImageCodecs", "Locking", "WebImage", "TerminalGraphics", "Gallery", "Zlib", "TestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
+            dependencies: ["ImageCodecs", "CWebP", "Locking", "WebImage", "TerminalGraphics", "Gallery", "Zlib", "TestSupport", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
         // Fuzz targets (scripts/fuzz builds sdgallery-fuzz with -sanitize=fuzzer,address; any other
         // build of it replays inputs).

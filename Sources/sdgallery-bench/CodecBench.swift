@@ -2,8 +2,9 @@ import Foundation
 import ImageCodecs
 
 /// `sdgallery-bench codecs [DIR]`: decodes a 12 MP baseline and progressive JPEG, a 4 MP PNG and a
-/// 4096² WebP at full size and into a 320×200 box, and prints a markdown table of ms per image.
-/// Inputs are made with /usr/bin/convert, cjpeg and cwebp into DIR (reused if present) or a temp dir.
+/// 4096² WebP at full size and into a 320×200 box, and prints a markdown table of ms per image; then
+/// animated WebPs of many frames against libwebp's animation decoder (`WebPFramesBench`).
+/// Inputs are made with /usr/bin/convert, cjpeg, cwebp and img2webp into DIR (reused if present) or a temp dir.
 enum CodecBench {
     struct Input {
         let file: String
@@ -43,6 +44,9 @@ enum CodecBench {
                 print("| \(input.label) | \(data.count) | error: \(error) | | | |")
             }
         }
+        if let animation = try? Data(contentsOf: dir.appendingPathComponent("anim-frame.webp")) {
+            WebPFramesBench.run(frame: animation)
+        }
     }
 
     /// Median milliseconds per decode over at least 3 runs and about a second (after one warm-up).
@@ -69,6 +73,12 @@ enum CodecBench {
         let fm = FileManager.default
         try fm.createDirectory(at: dir, withIntermediateDirectories: true)
         func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+        if !fm.fileExists(atPath: path("anim-frame.webp")) {
+            // Two 40×30 frames (img2webp): the bench repeats the first.
+            try tool("/usr/bin/convert", "-size", "40x30", "plasma:", path("frame-a.png"))
+            try tool("/usr/bin/convert", "-size", "40x30", "gradient:", path("frame-b.png"))
+            try tool("img2webp", "-lossy", "-q", "60", path("frame-a.png"), path("frame-b.png"), "-o", path("anim-frame.webp"))
+        }
         if inputs.allSatisfy({ fm.fileExists(atPath: path($0.file)) }) { return }
         print("making benchmark inputs in \(dir.path) …")
         let source = path("source-12mp.ppm")
