@@ -1,6 +1,7 @@
 import CWebP
 import Foundation
 import ImageCodecs
+import TestSupport
 
 /// `sdgallery-bench codecs` part two: animated WebP of 5,000 to 40,000 frames (one 40×30 frame
 /// repeated), every frame decoded into a 320×200 box by ours (`WebPAnimation`, one walk of the
@@ -11,7 +12,7 @@ enum WebPFramesBench {
         print("| frames | ours (ms) | WebPAnimDecoder (ms) | ratio |")
         print("|---:|---:|---:|---:|")
         for count in [5_000, 10_000, 20_000, 40_000] {
-            let data = repeated(frame, count: count)
+            let data = WebPAnimations.repeatingFirstFrame(frame, count: count)
             let clock = ContinuousClock()
             let t0 = clock.now
             let frames = (try? ImageCoders.decode(data, options: DecodeOptions(targetSize: PixelSize(width: 320, height: 200))))?.frames.count ?? 0
@@ -26,23 +27,6 @@ enum WebPFramesBench {
             let a = milliseconds(ours), b = milliseconds(libwebp)
             print("| \(count) | \(CodecBench.format(a)) | \(CodecBench.format(b)) | \(String(format: "%.1f×", b / a)) |")
         }
-    }
-
-    /// The first ANMF chunk of `animation` `count` times after its header chunks, in a RIFF.
-    static func repeated(_ animation: Data, count: Int) -> Data {
-        let bytes = [UInt8](animation)
-        var offset = 12, header: [UInt8] = [], frame: [UInt8] = []
-        while offset + 8 <= bytes.count {
-            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
-            let chunk = Array(bytes[offset..<min(bytes.count, offset + 8 + size + (size & 1))])
-            if chunk.starts(with: Array("ANMF".utf8)) { frame = chunk; break }
-            header += chunk
-            offset += chunk.count
-        }
-        var body = Array("WEBP".utf8) + header
-        body.reserveCapacity(body.count + frame.count * count)
-        for _ in 0..<count { body += frame }
-        return Data(Array("RIFF".utf8) + withUnsafeBytes(of: UInt32(body.count).littleEndian, Array.init) + body)
     }
 
     /// Frames libwebp's animation decoder gives for `data`.

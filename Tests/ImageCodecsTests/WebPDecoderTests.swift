@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import CWebP
 @testable import ImageCodecs
 
@@ -64,20 +65,8 @@ import CWebP
     /// 10.7 s); the frames are walked once here. 20,000 frames of 40×30: every one decoded.
     @Test func aLongAnimationIsWalkedFrameByFrame() throws {
         let data = try Reference.data("webp/anim-opaque-blend.webp")
-        // The file's header chunks, then its first ANMF chunk 20,000 times.
-        let bytes = [UInt8](data)
-        var offset = 12, header: [UInt8] = [], frame: [UInt8] = []
-        while offset + 8 <= bytes.count {
-            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
-            let chunk = Array(bytes[offset..<min(bytes.count, offset + 8 + size + (size & 1))])
-            if chunk.starts(with: Array("ANMF".utf8)) { frame = chunk; break }
-            header += chunk
-            offset += chunk.count
-        }
-        var body = Array("WEBP".utf8) + header
-        for _ in 0..<20_000 { body += frame }
-        let riff = Array("RIFF".utf8) + withUnsafeBytes(of: UInt32(body.count).littleEndian, Array.init) + body
-        let image = try ImageCoders.decode(Data(riff), options: DecodeOptions(targetSize: PixelSize(width: 2, height: 2)))
+        let riff = WebPAnimations.repeatingFirstFrame(data, count: 20_000)
+        let image = try ImageCoders.decode(riff, options: DecodeOptions(targetSize: PixelSize(width: 2, height: 2)))
         #expect(image.frames.count == 20_000)
     }
 
