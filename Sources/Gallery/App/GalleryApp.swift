@@ -186,6 +186,8 @@ public final class GalleryApp {
             if !readInput() { quit() }
         } else if timedOut && decoder.hasPending && inputAge >= escapeWait {
             let pending = decoder.flush()
+            // A reply still open (a string sequence outlives flushes) waits another timeout, not none.
+            lastInputAt = Self.now()
             keysRead += pending.count
             handle(keys.actions(for: pending, at: Self.now()))
         }

@@ -260,4 +260,20 @@ import TestSupport
         harness.type("\u{1B}")
         #expect(await harness.finish(), "a lone Esc quits the grid")
     }
+
+    /// A reply that comes in pieces slower than the escape timeout (an OSC 11 reply whose body is
+    /// all `q`): its string outlives the timeouts between them, none of it is a key.
+    @Test func aSlowReplyIsNotKeysBetweenItsPieces() async throws {
+        let harness = try AppHarness(count: 40)
+        harness.type("\u{1B}]11;rgb:")
+        for _ in 0..<3 {
+            try await Task.sleep(for: .milliseconds(120))  // four escape timeouts between pieces: the case itself
+            harness.type("qqqq/")
+        }
+        harness.type("\u{1B}\\l")
+        #expect(await harness.untilUI { $0.app.model.selection == 1 }, "the next cell: nothing of the reply was a key")
+        #expect(await harness.onUI { !$0.app.quitting } == true)
+        harness.type("q")
+        #expect(await harness.finish())
+    }
 }
