@@ -54,7 +54,8 @@ public struct TerminalProbe: Sendable {
     /// The extra wait for the outer terminal's reply (within `timeoutMilliseconds`).
     public var passthroughGraceMilliseconds = 120
     /// How long the probe reads on, past its end, to the end of a reply it is inside of (its bytes
-    /// dropped): what is left of it would reach the gallery as keys.
+    /// dropped), after the last bytes came (at most six times this in all): what is left of it would
+    /// reach the gallery as keys.
     public var unfinishedReplyMilliseconds = 500
     /// Inside tmux: what tmux says of its client (`TmuxClient`), when already known (tests); with
     /// passthrough off, the wrapped query is not sent and its reply not waited for.
@@ -129,16 +130,19 @@ public struct TerminalProbe: Sendable {
         var deadline = timeoutMilliseconds
         // Where the replies stand (bounded: bodies are not kept): the probe never stops inside a
         // sequence, whose rest the gallery would read as keys (a 1 MB OSC 11 reply's letters quit
-        // it). Once done it reads on to that sequence's end, dropping the bytes, for at most
-        // `unfinishedReplyMilliseconds` more.
+        // it). Once done it reads on to that sequence's end, dropping the bytes, while they keep
+        // coming (a silence of `unfinishedReplyMilliseconds` ends it), for at most six times that.
         var sequence = VTTokenizer(maximumLength: 16)
         var done = false
-        var drainEnds: Int?
+        var drainStarted: Int?, drainEnds: Int?
         while true {
             let elapsed = Self.nowMilliseconds() - start
             if done || elapsed >= deadline {
                 guard sequence.isInSequence else { break }
-                drainEnds = drainEnds ?? elapsed + unfinishedReplyMilliseconds
+                if drainStarted == nil {
+                    drainStarted = elapsed
+                    drainEnds = elapsed + unfinishedReplyMilliseconds
+                }
             }
             let remaining = (drainEnds ?? deadline) - elapsed
             if remaining <= 0 { break }
@@ -150,6 +154,10 @@ public struct TerminalProbe: Sendable {
             if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
             if count <= 0 { status = .failed; break }
             _ = sequence.feed(buffer[0..<count])
+            if let drainStarted {
+                let now = Self.nowMilliseconds() - start
+                drainEnds = min(drainStarted + 6 * unfinishedReplyMilliseconds, now + unfinishedReplyMilliseconds)
+            }
             if done { continue }
             received.append(contentsOf: buffer[0..<count])
             if received.count > 65536 { status = .failed; done = true; continue }
