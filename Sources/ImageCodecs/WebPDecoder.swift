@@ -53,6 +53,14 @@ enum WebPDecoder {
         var failure: DecodeError?
         var disposal: WebPAnimation.Frame?
         animation.forEachFrame { frame in
+            // The bitstream must be the frame's size (as libwebp's demuxer checks): a 7×5 frame
+            // holding a 7×1025 bitstream made libwebp allocate for the bitstream's size.
+            var w: Int32 = 0, h: Int32 = 0, alpha: Int32 = 0, animated: Int32 = 0
+            let features = sdg_webp_features(base + frame.bitstream.lowerBound, frame.bitstream.count, &w, &h, &alpha, &animated)
+            guard features == 0, Int(w) == frame.width, Int(h) == frame.height, animated == 0 else {
+                failure = .corrupt(format: "WebP", reason: "a frame's bitstream is not its size")
+                return false
+            }
             let status = decoded.withUnsafeMutableBufferPointer { out in
                 sdg_webp_decode_rgba(base + frame.bitstream.lowerBound, frame.bitstream.count, Int32(frame.width), Int32(frame.height),
                                      out.baseAddress, frame.width * frame.height * 4)
