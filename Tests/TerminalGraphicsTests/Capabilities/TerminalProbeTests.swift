@@ -34,6 +34,21 @@ struct PseudoTerminal {
         _ = Glibc.close(master)
     }
 
+    /// Plays the terminal on a thread of its own: reads the `count` bytes of the probe's query, then
+    /// writes all of `reply` (8 KB at a time: a pty takes a few KB before its reader reads).
+    func answer(_ reply: [UInt8], toQueryOf count: Int) {
+        let master = self.master
+        Thread {
+            guard !PseudoTerminal.read(master, count: count).isEmpty else { return }
+            var offset = 0
+            while offset < reply.count {
+                let n = reply[offset...].withUnsafeBytes { Glibc.write(master, $0.baseAddress, min($0.count, 8192)) }
+                if n <= 0 { break }
+                offset += n
+            }
+        }.start()
+    }
+
     /// Reads what the probe wrote (up to `count` bytes, waiting at most 1 s).
     static func read(_ fd: Int32, count: Int) -> [UInt8] {
         var out: [UInt8] = []
@@ -70,14 +85,7 @@ struct PseudoTerminal {
     @Test func answeringTerminalStopsAtDA1() throws {
         let pty = try PseudoTerminal()
         defer { pty.close() }
-        let master = pty.master
-        let terminal = Thread {
-            let query = PseudoTerminal.read(master, count: TerminalProbe.query(includeBackground: false).count)
-            guard !query.isEmpty else { return }
-            let reply = Array(CannedReplies.foot.utf8)
-            _ = reply.withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
-        }
-        terminal.start()
+        pty.answer(Array(CannedReplies.foot.utf8), toQueryOf: TerminalProbe.query(includeBackground: false).count)
         let start = Date()
         let result = TerminalProbe(input: pty.slave, output: pty.slave, timeoutMilliseconds: 2000, queryBackground: false).run()
         #expect(result.status == .answered)
@@ -91,19 +99,8 @@ struct PseudoTerminal {
     @Test func theProbeNeverStopsInsideAReply() throws {
         let pty = try PseudoTerminal()
         defer { pty.close() }
-        let master = pty.master
-        let terminal = Thread {
-            let query = PseudoTerminal.read(master, count: TerminalProbe.query(includeBackground: true).count)
-            guard !query.isEmpty else { return }
-            let reply = Array("\u{1B}]11;rgb:".utf8) + [UInt8](repeating: UInt8(ascii: "q"), count: 1 << 20) + Array("\u{1B}\\\u{1B}[?62;4c".utf8)
-            var offset = 0
-            while offset < reply.count {
-                let n = reply[offset...].withUnsafeBytes { Glibc.write(master, $0.baseAddress, min($0.count, 8192)) }
-                if n <= 0 { break }
-                offset += n
-            }
-        }
-        terminal.start()
+        let reply = Array("\u{1B}]11;rgb:".utf8) + [UInt8](repeating: UInt8(ascii: "q"), count: 1 << 20) + Array("\u{1B}\\\u{1B}[?62;4c".utf8)
+        pty.answer(reply, toQueryOf: TerminalProbe.query(includeBackground: true).count)
         let result = TerminalProbe(input: pty.slave, output: pty.slave, timeoutMilliseconds: 2000).run()
         #expect(result.status == .failed)  // more than 64 KB of replies
         // What the gallery would read next: at most the DA1 after the reply, no letter of it.
