@@ -88,6 +88,26 @@ public struct SixelRenderer: ImageRenderer {
         return nil
     }
 
+    /// tmux drawing the sixel (`wholeBands`): the picture's size and the bitmap's height (the picture
+    /// padded with the background below). tmux counts the cells a sixel covers from its height in
+    /// whole bands (a 117 px image is 120, 8 rows of 17 px where it meant 7), so the picture is kept
+    /// within the whole bands of its own last cell row, at most 5 px shorter. tmux also stretches it
+    /// over those cells and leaves what it does not cover undrawn, showing whatever the terminal had
+    /// there (foot kept a strip of the loading cell's fill): the bitmap fills its last cell row with
+    /// the background; with the background unknown the picture fills whole cells itself instead.
+    private func inWholeBands(_ image: PixelSize, fitted: PixelSize, within limit: PixelSize, cell: PixelSize) -> (PixelSize, Int) {
+        var size = fitted
+        let rows = (size.height + cell.height - 1) / max(1, cell.height)
+        let banded = keepsTransparency ? Self.bandedHeight(size.height) : Self.bandedHeight(rows * cell.height)
+        if size.height > banded { size = image.scaledToFit(PixelSize(width: size.width, height: banded)) }
+        if keepsTransparency {
+            let whole = Self.wholeCells(for: image, fitting: size, within: limit, cell: cell) ?? size
+            return (whole, whole.height)
+        }
+        let padded = Self.bandedHeight((size.height + cell.height - 1) / max(1, cell.height) * cell.height)
+        return (size, max(size.height, padded))
+    }
+
     /// Renders `image` into at most `cells`.
     public func render(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage {
         try validate(image, cells: cells)
@@ -97,18 +117,8 @@ public struct SixelRenderer: ImageRenderer {
             limit = PixelSize(width: min(limit?.width ?? box.width, box.width), height: Self.bandedHeight(min(limit?.height ?? box.height, box.height)))
         }
         var size = Self.scaledSize(for: image.size, cells: cells, cellPixelSize: cellPixelSize, limit: limit)
-        // tmux counts the cells a sixel covers from its height in whole bands (a 117 px image is
-        // 120, 8 rows of 17 px where it meant 7): the picture is kept within the whole bands of
-        // its own last cell row, at most 5 px shorter.
-        if wholeBands {
-            let rows = (size.height + cellPixelSize.height - 1) / max(1, cellPixelSize.height)
-            let banded = keepsTransparency ? Self.bandedHeight(size.height) : Self.bandedHeight(rows * cellPixelSize.height)
-            if size.height > banded { size = image.size.scaledToFit(PixelSize(width: size.width, height: banded)) }
-            // No background to fill the rest of the cells with: the picture fills whole cells itself.
-            if keepsTransparency, let limit, let whole = Self.wholeCells(for: image.size, fitting: size, within: limit, cell: cellPixelSize) {
-                size = whole
-            }
-        }
+        var height = size.height
+        if wholeBands, let limit { (size, height) = inWholeBands(image.size, fitted: size, within: limit, cell: cellPixelSize) }
         var rgb: [UInt8]
         var mask: [UInt8]? = nil
         if keepsTransparency {
@@ -127,15 +137,8 @@ public struct SixelRenderer: ImageRenderer {
         } else {
             rgb = Compositing.rgb(image, size: size, background: background)
         }
-        // tmux stretches a sixel over the cells it covers, rounded down to whole bands: below a shorter
-        // image those last pixels are left undrawn, showing whatever the terminal had there (foot kept
-        // a strip of the loading cell's fill). So the image fills its last cell row, with the background
-        // (when it is known: else the picture is whole bands itself, above).
-        var height = size.height
         var colors = maxColors
         if wholeBands {
-            let rows = (size.height + cellPixelSize.height - 1) / max(1, cellPixelSize.height)
-            if !keepsTransparency { height = max(size.height, Self.bandedHeight(rows * cellPixelSize.height)) }
             let extra = (height - size.height) * size.width
             if extra > 0 {
                 rgb.reserveCapacity(rgb.count + extra * 3)
