@@ -1,13 +1,18 @@
 extension RendererSelection {
     /// Whether the terminal also moves this renderer's output when a region scrolls *down* (`CSI n T`,
-    /// the view going up the list). xterm moves sixel pixels on screen but not its record of them:
-    /// a later write below the exposed band makes it repaint that band from the record, so cells go
-    /// blank or old images come back (XTerm 379). There a scroll down repaints instead; the forward
-    /// scroll keeps its saving. Known to hold: text kinds, kitty (placed again by id), mlterm's sixel.
+    /// the view going up the list). Known to hold: text kinds, kitty (placed again by id), mlterm's
+    /// sixel, and foot's (it keeps each sixel at a row of its grid, which a scroll moves either way).
+    /// Not xterm: a scroll down moves its sixel pixels on screen but not its record of them
+    /// (`RevScroll` and `InsertLine` have no `scroll_displayed_graphics`; only `xtermScroll` does),
+    /// and its later repaints from that record (the band a scroll exposes, a flushed scroll) bring the
+    /// old pictures back where they were: writing spaces over the exposed band clears the record
+    /// there only, and the real-terminal oracle still found old pictures in moved cells and gaps
+    /// (71,779 px). There a scroll down repaints; the forward scroll keeps its saving.
     public func scrollsBackWithText(terminal name: String?) -> Bool {
         guard scrollsWithText(terminal: name) else { return false }
         guard case .sixel = kind else { return true }
-        return name?.lowercased().contains("mlterm") ?? false
+        let name = name?.lowercased() ?? ""
+        return name.contains("mlterm") || name.contains("foot")
     }
 }
 
