@@ -15,6 +15,7 @@ long sdg_jpeg_turbo_version_number(void) {
 int sdg_jpeg_lib_version(void) { return JPEG_LIB_VERSION; }
 
 #define SDG_JPEG_MAX_COMPONENTS 10  // libjpeg's limit (jmorecfg.h)
+#define SDG_JPEG_SCAN_RECORDS 256
 
 /// A block of memory for a decode's coefficient arrays (see "coefficient arrays from a reused arena").
 typedef struct { void *base; size_t size; int fresh; } sdg_block;
@@ -38,8 +39,8 @@ struct sdg_jpeg {
     long warnings;
     // Per component and zigzag coefficient: the successive-approximation low bits still missing
     // (Al of the last scan that carried it; 0xFF: not carried yet), from the scan headers seen.
-    uint8_t missing_bits[SDG_JPEG_MAX_COMPONENTS][DCTSIZE2];
-    int sufficient_scan[4];  // per scale 1/8, 1/4, 1/2 (index log2 of the denominator): see sdg_jpeg_sufficient_scan
+    sdg_jpeg_scan_header scans[SDG_JPEG_SCAN_RECORDS];  // the first scans' headers (buffered mode)
+    int scan_count;
     char message[JMSG_LENGTH_MAX + 1];
     // The whole-image coefficient arrays (buffered mode) and the block holding them; libjpeg's own
     // memory manager methods that the arena's wrap.
@@ -311,7 +312,6 @@ sdg_jpeg *sdg_jpeg_create(void) {
     }
     jpeg_create_decompress(&d->cinfo);
     sdg_install_memory_hooks(d);
-    memset(d->missing_bits, 0xFF, sizeof d->missing_bits);
     jpeg_save_markers(&d->cinfo, JPEG_APP0 + 1, 0xFFFF);
     d->src.init_source = sdg_init_source;
     d->src.fill_input_buffer = sdg_fill_input_buffer;
@@ -515,52 +515,30 @@ int sdg_jpeg_advance(sdg_jpeg *d) {
     return SDG_JPEG_DONE;
 }
 
-// Zigzag position of the coefficient in natural row r, column c (the JPEG standard's order).
-static const uint8_t sdg_zigzag_of_natural[DCTSIZE2] = {
-     0,  1,  5,  6, 14, 15, 27, 28,
-     2,  4,  7, 13, 16, 26, 29, 42,
-     3,  8, 12, 17, 25, 30, 41, 43,
-     9, 11, 18, 24, 31, 40, 44, 53,
-    10, 19, 23, 32, 39, 45, 52, 54,
-    20, 22, 33, 38, 46, 51, 55, 60,
-    21, 34, 37, 47, 50, 56, 59, 61,
-    35, 36, 48, 49, 57, 58, 62, 63,
-};
-
-// Whether, as of the scans seen, scale 1/(1 << shift) is final: every component has every coefficient
-// of its low (8 >> shift)² square with at most `shift` low bits missing (see sdg_jpeg_sufficient_scan).
-static int sdg_scale_complete(const sdg_jpeg *d, int shift) {
-    int n = DCTSIZE >> shift;
-    for (int ci = 0; ci < d->cinfo.num_components && ci < SDG_JPEG_MAX_COMPONENTS; ci++)
-        for (int r = 0; r < n; r++)
-            for (int c = 0; c < n; c++)
-                if (d->missing_bits[ci][sdg_zigzag_of_natural[r * DCTSIZE + c]] > shift) return 0;
-    return 1;
-}
-
-// Notes what the scan whose header was just read carries (its components, its band Ss..Se and its
-// point transform Al), and the first scan after which each scale is final.
+// Records the header of the scan just read (its components, band Ss..Se and point transform Al) for
+// JPEGSession, which decides from them when a scale is final (JPEGScaleCoverage).
 static void sdg_note_scan(sdg_jpeg *d) {
     struct jpeg_decompress_struct *c = &d->cinfo;
-    if (c->Ss < 0 || c->Se > DCTSIZE2 - 1 || c->Ss > c->Se) return;
-    for (int i = 0; i < c->comps_in_scan && i < MAX_COMPS_IN_SCAN; i++) {
+    if (d->scan_count >= SDG_JPEG_SCAN_RECORDS) return;
+    sdg_jpeg_scan_header *h = &d->scans[d->scan_count++];
+    memset(h, 0, sizeof *h);
+    h->valid = c->Ss >= 0 && c->Se <= DCTSIZE2 - 1 && c->Ss <= c->Se;
+    h->ss = (uint8_t)(c->Ss & 0xFF);
+    h->se = (uint8_t)(c->Se & 0xFF);
+    h->al = (uint8_t)(c->Al & 0xFF);
+    for (int i = 0; i < c->comps_in_scan && i < MAX_COMPS_IN_SCAN && i < 4; i++) {
         int ci = c->cur_comp_info[i] ? c->cur_comp_info[i]->component_index : -1;
         if (ci < 0 || ci >= SDG_JPEG_MAX_COMPONENTS) continue;
-        for (int k = c->Ss; k <= c->Se; k++)
-            if (c->Al < d->missing_bits[ci][k]) d->missing_bits[ci][k] = (uint8_t)c->Al;
+        h->components[h->count++] = (uint8_t)ci;
     }
-    for (int shift = 1; shift <= 3; shift++)
-        if (d->sufficient_scan[shift] == 0 && sdg_scale_complete(d, shift)) d->sufficient_scan[shift] = c->input_scan_number;
 }
 
-int sdg_jpeg_sufficient_scan(const sdg_jpeg *d, int scale_denom) {
-    if (!d->configured || !d->buffered) return 0;
-    switch (scale_denom) {
-    case 8: return d->sufficient_scan[3];
-    case 4: return d->sufficient_scan[2];
-    case 2: return d->sufficient_scan[1];
-    default: return 0;
-    }
+int sdg_jpeg_scan_count(const sdg_jpeg *d) { return d->configured && d->buffered ? d->scan_count : 0; }
+
+int sdg_jpeg_scan_at(const sdg_jpeg *d, int index, sdg_jpeg_scan_header *out) {
+    if (index < 0 || index >= sdg_jpeg_scan_count(d)) return 0;
+    *out = d->scans[index];
+    return 1;
 }
 
 int sdg_jpeg_rows(const sdg_jpeg *d) { return d->rows; }

@@ -45,6 +45,7 @@ enum ImageFuzzing {
         // Incremental equals one-shot to the pixel, except for JPEG (above).
         let streamed = stream(data, options: boxed, parameters: &parameters, into: &report)
         compare(small, streamed, "boxed", "incremental", sameSize: true, samePixels: !jpeg, truncationMayDiffer: jpeg, into: &report)
+        if jpeg { NeededBytesFuzzing.check(data, box: box, split: parameters.int(in: 1...4096), into: &report) }
         return report
     }
 

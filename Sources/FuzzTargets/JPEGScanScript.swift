@@ -68,6 +68,10 @@ enum JPEGScanScript {
         report.note("\(scans) scans")
         let input = [UInt8](script)
         let width = 1 + Int(input.first ?? 0), height = 1 + Int(input.count > 1 ? input[1] : 0)
+        // A cell of 1/8, 1/4 and 1/2 of the image: the scans each scale needs.
+        for d in [8, 4, 2] {
+            NeededBytesFuzzing.check(jpeg, box: PixelSize(width: max(1, width / d), height: max(1, height / d)), split: 1 + scans % 7, into: &report)
+        }
         let limit = DecodeOptions().scanLimit(area: width * height)
         guard scans > limit, input.count > 3 else { return report }
         var offset = 3

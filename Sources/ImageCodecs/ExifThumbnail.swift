@@ -24,6 +24,18 @@ public struct ExifThumbnail {
         return false
     }
 
+    /// Whether a thumbnail of `thumb` pixels (stored axes, as the image's) holds every pixel a target
+    /// of `box` shows of the image: it has the image's aspect (within 2%) and the image fitted into
+    /// `box` is no larger than it.
+    static func covers(_ thumb: PixelSize, geometry: DecodeGeometry, box: PixelSize) -> Bool {
+        let aspect = Double(geometry.stored.width) / Double(geometry.stored.height)
+        let thumbAspect = Double(thumb.width) / Double(thumb.height)
+        guard abs(thumbAspect / aspect - 1) <= 0.02 else { return false }
+        let fitted = geometry.display.fitting(in: box)
+        let thumbDisplay = geometry.orientation.oriented(thumb)
+        return fitted.width <= thumbDisplay.width && fitted.height <= thumbDisplay.height
+    }
+
     /// The thumbnail of an APP1 payload, or nil when there is none (or it is malformed).
     static func parse(exif payload: [UInt8]) -> ExifThumbnail? {
         guard let tiff = ExifTIFF(exif: payload) else { return nil }

@@ -25,6 +25,13 @@ final class JPEGSession {
     private var pending = 0
     private var shownRows = 0
     private var shownScans = 0
+    /// What the scan headers read so far carry (`sufficientScan`), how many were looked at, and the
+    /// scan after which the target's scale is final once found.
+    private var coverage: JPEGScaleCoverage?
+    private var coveredScans = 0
+    private var coverageScan: Int?
+    /// The frame's components (from the header).
+    private var components = 0
     private var renderedLast = false
     private var lastPartial: Image?
     /// The EXIF thumbnail's JPEG, when the header carried one (`exifThumbnailImage()`).
@@ -109,6 +116,7 @@ final class JPEGSession {
         let g = DecodeGeometry(stored: PixelSize(width: Int(info.width), height: Int(info.height)), orientation: orientation, box: options.targetSize)
         try g.checkLimit(options.pixelLimit)
         progressive = info.progressive != 0
+        components = Int(info.components)
         arithmetic = info.arithmetic != 0
         // Progressive files always go through buffered-image mode, where consuming input stops at
         // the scan limit and the last scan allowed is the image (single-pass mode would fail there).
@@ -175,19 +183,38 @@ final class JPEGSession {
     }
 
     /// A progressive file decoded at 1/8, 1/4 or 1/2 for its target, once the scans that carry that
-    /// scale's coefficients have arrived (`sdg_jpeg_sufficient_scan`: each component's low (8/d)²
+    /// scale's coefficients have arrived (`JPEGScaleCoverage` over the scan headers libjpeg read: each component's low (8/d)²
     /// coefficients with at most log2(d) low bits missing — the DC scans for 1/8): the image at that
     /// scale, which has every pixel the target needs, as final. Nil before, or when the target needs
     /// the full scale.
     func sufficientImage() -> Image? {
         if pending > 0 { advance() }
         guard buffered, error == nil, let geometry, geometry.jpegScaleDenominator > 1 else { return nil }
-        let needed = Int(sdg_jpeg_sufficient_scan(handle, Int32(geometry.jpegScaleDenominator)))
+        guard let needed = sufficientScan(shift: geometry.jpegScaleDenominator.trailingZeroBitCount) else { return nil }
         let scans = Int(sdg_jpeg_completed_scans(handle))
-        guard needed > 0, scans >= needed else { return nil }
+        guard scans >= needed else { return nil }
         if scans > shownScans, render(scan: scans) < Int32(SDG_JPEG_OK) { return nil }
         lastPartial = snapshot()
         return lastPartial
+    }
+
+    /// The first scan after which scale 1/(1 << `shift`) is final (`JPEGScaleCoverage` over the scan
+    /// headers libjpeg read so far), nil before.
+    private func sufficientScan(shift: Int) -> Int? {
+        if let found = coverageScan { return found }
+        let count = Int(sdg_jpeg_scan_count(handle))
+        var header = sdg_jpeg_scan_header()
+        while coveredScans < count, sdg_jpeg_scan_at(handle, Int32(coveredScans), &header) != 0 {
+            if coverage == nil { coverage = JPEGScaleCoverage(components: components) }
+            let components = withUnsafeBytes(of: header.components) { Array($0.prefix(Int(header.count))).map(Int.init) }
+            if header.valid != 0 { coverage?.add(components: components, band: Int(header.ss)...Int(header.se), low: header.al) }
+            coveredScans += 1
+            if coverage?.isComplete(shift: shift) == true {
+                coverageScan = coveredScans
+                return coveredScans
+            }
+        }
+        return nil
     }
 
     /// The DCT scale denominator the target is decoded at (8, 4, 2, or 1 before the header or at full scale).
@@ -203,12 +230,7 @@ final class JPEGSession {
         exifThumbnail = nil  // looked at once
         guard let stored = try? JPEGSession.decode(Data(thumbnail.jpeg), options: DecodeOptions(pixelLimit: 1 << 22, memory: options.memory)) else { return nil }
         let thumb = stored.size  // the thumbnail has no EXIF of its own: stored axes, as the image's
-        let aspect = Double(geometry.stored.width) / Double(geometry.stored.height)
-        let thumbAspect = Double(thumb.width) / Double(thumb.height)
-        guard abs(thumbAspect / aspect - 1) <= 0.02 else { return nil }
-        let fitted = geometry.display.fitting(in: box)
-        let thumbDisplay = geometry.orientation.oriented(thumb)
-        guard fitted.width <= thumbDisplay.width, fitted.height <= thumbDisplay.height else { return nil }
+        guard ExifThumbnail.covers(thumb, geometry: geometry, box: box) else { return nil }
         let bitmap = Bitmap(width: thumb.width, height: thumb.height, pixels: stored.pixels)
         return bitmap.scaled(to: geometry.target).oriented(geometry.orientation).image(sourceSize: geometry.display)
     }

@@ -63,16 +63,21 @@ int sdg_jpeg_scan_limited(const sdg_jpeg *d);
 int sdg_jpeg_rows(const sdg_jpeg *d);
 /// Scans whose data has fully arrived (buffered mode).
 int sdg_jpeg_completed_scans(const sdg_jpeg *d);
-/// Buffered mode: the scan after which a decode at scale 1/`scale_denom` (8, 4 or 2) is final for
-/// its output, decided from the scan script (the scan headers seen so far); 0 before, or for another
-/// scale. The rule: an output pixel at 1/d is made from each component's low (8/d)×(8/d) coefficients
-/// (1/8: the DC; 1/4: the 2×2 square, zigzag 0, 1, 2, 4; 1/2: the 4×4 square, up to zigzag 24); each of
-/// them must have arrived with at most log2(d) successive-approximation low bits missing (Al ≤ 3, 2, 1).
-/// A missing low bit doubles a coefficient's quantisation step; an output pixel sums (8/d)² of them, so
-/// its error grows as (8/d)·2^Al and the rule keeps it at the one step the encoder already spent.
-/// libjpeg's default script is final at 1/8 after scan 1 (DC, Al 1), at 1/4 after scan 4 (luma 1–5 at
-/// Al 2, chroma 1–63 at Al 1) and at 1/2 after scan 6 (luma 1–63 refined to Al 1).
-int sdg_jpeg_sufficient_scan(const sdg_jpeg *d, int scale_denom);
+/// One scan's header as libjpeg read it (buffered mode): the components it carries (indices into the
+/// frame's), its band of coefficients Ss..Se (zigzag) and its point transform Al. `valid` is 0 for a
+/// band libjpeg accepted but that names no coefficients (Ss > Se or Se > 63).
+typedef struct {
+    uint8_t count;
+    uint8_t components[4];
+    uint8_t ss, se, al;
+    uint8_t valid;
+} sdg_jpeg_scan_header;
+/// Scan headers read so far (buffered mode), at most the first 256: header `i` is scan `i + 1`. What
+/// they carry decides when a scale is final (`JPEGScaleCoverage`, the rule the network side's
+/// `NeededBytes` applies to the same headers read from the bytes).
+int sdg_jpeg_scan_count(const sdg_jpeg *d);
+/// Header `index` (< `sdg_jpeg_scan_count`); 0 when there is none.
+int sdg_jpeg_scan_at(const sdg_jpeg *d, int index, sdg_jpeg_scan_header *out);
 /// Buffered mode: renders the image as of scan `scan` (≤ completed scans) into the output.
 /// If the whole input is in and `scan` is the last one, also finishes the decompression.
 int sdg_jpeg_render_scan(sdg_jpeg *d, int scan);

@@ -36,8 +36,7 @@ extension ImageDownloadOperation {
         state.data = Data()
         state.offset = 0
         state.resuming = nil
-        state.probing = false
-        state.probeEnd = nil
+        state.needed = nil
         state.decoderHasPartial = false
         state.undecoded = Data()
         state.rendersPartially = nil

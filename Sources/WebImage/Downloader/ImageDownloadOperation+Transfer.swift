@@ -15,16 +15,10 @@ extension ImageDownloadOperation {
         let seen = state.withLock { state -> DownloadResponse? in
             guard state.phase == .running else { return nil }
             var response = response
-            guard Self.readProbeAnswer(&response, state: &state) else {
-                abandoned = state.transfer
-                Self.resetAttempt(&state)
-                return nil
-            }
             if let partial = state.resuming {
                 state.resuming = nil
-                let window = state.probing ? state.probeEnd : nil
-                let continued = window.map { partial.isContinued(by: response, through: $0) } ?? partial.isContinued(by: response)
-                if !continued { state.probing = false }  // a 200 (the whole body) or a 206 abandoned below
+                let continued = partial.isContinued(by: response)
+                if !continued, state.needed != nil { state.needed = NeededBytes(box: setup.decodeOptions.targetSize) }  // from byte 0
                 if response.statusCode == 206, !continued {
                     abandoned = state.transfer
                     Self.resetAttempt(&state)
@@ -64,7 +58,8 @@ extension ImageDownloadOperation {
         setup.statistics.noteBytes(chunk.count)
         let interval = setup.progressiveInterval
         let progressive = decodesIncrementally, partials = isProgressive
-        let work = state.withLock { state -> (progress: [DownloadHandler], partial: Data?, render: Bool, offset: Int64)? in
+        typealias Work = (progress: [DownloadHandler], partial: Data?, render: Bool, offset: Int64, cut: (transfer: CurlTransfer, rest: Data)?)
+        let work = state.withLock { state -> Work? in
             guard state.phase == .running else { return nil }
             if state.data.isEmpty, expected > 0 {
                 state.data.reserveCapacity(Int(min(expected, max(setup.maxResponseBytes, Int64(chunk.count)))))
@@ -74,10 +69,14 @@ extension ImageDownloadOperation {
             var render = false
             if progressive, state.rendersPartially == nil, state.data.count >= 16 {
                 state.rendersPartially = setup.decoding.rendersPartially(state.data)
-                if state.rendersPartially == false { state.undecoded = Data() }
+                if state.rendersPartially == false {
+                    state.undecoded = Data()
+                    state.needed = nil
+                }
             }
             if progressive, state.rendersPartially != false {
                 state.undecoded.append(chunk)
+                if let cut = watchNeededBytes(chunk, state: &state) { return ([], nil, false, state.offset, cut) }
                 let now = ContinuousClock.now
                 let due = partials && (state.lastPartial.map { now - $0 >= interval } ?? true)
                 // A transfer that may stop once the image is final at its size feeds the decoder
@@ -95,12 +94,17 @@ extension ImageDownloadOperation {
             }
             let now = ContinuousClock.now
             let last = expected > 0 && received >= expected
-            guard last || state.lastProgress.map({ now - $0 >= Self.progressInterval }) ?? true else { return ([], partial, render, state.offset) }
+            guard last || state.lastProgress.map({ now - $0 >= Self.progressInterval }) ?? true else { return ([], partial, render, state.offset, nil) }
             state.lastProgress = now
             let progress = state.order.compactMap { state.handlers[$0] }.filter { $0.progress != nil }
-            return (progress, partial, render, state.offset)
+            return (progress, partial, render, state.offset, nil)
         }
         guard let work else { return }
+        if let cut = work.cut {
+            setup.session.cancel(cut.transfer)  // no further bytes; `stopIfSufficient` ends it on the lane
+            lane.async { [self] in finishCut(appending: cut.rest) }
+            return
+        }
         let url = self.url
         let received = received + work.offset, expected = expected > 0 ? expected + work.offset : expected
         if !work.progress.isEmpty {
@@ -118,6 +122,7 @@ extension ImageDownloadOperation {
 
     /// Lane: feed the incremental decoder and (`render`) deliver a partial image to every handler.
     private func decodePartial(appending bytes: Data, render: Bool) {
+        guard state.withLock({ $0.rendersPartially != false }) else { return state.withLock { $0.partialInFlight = false } }
         let decoder = incrementalDecoder()
         decoder.append(bytes)
         if stopIfSufficient(decoder) { return }
@@ -146,7 +151,6 @@ extension ImageDownloadOperation {
     /// bodies faster than the lanes decode them (hundreds of MB over loopback).
     func didComplete(_ result: Result<DownloadResponse, DownloadError>) {
         if case .failure(let error) = result, retryIfTransient(error) { return }
-        if case .success = result, continueAfterProbe() { return }
         if case .success = result, restartIfSpliceFallsShort() { return }
         let outcome = state.withLock { state -> (data: Data, rest: Data, incremental: Bool, response: DownloadResponse?)? in
             guard state.phase == .running else { return nil }

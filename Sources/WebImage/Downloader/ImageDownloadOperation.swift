@@ -32,13 +32,13 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         var resuming: PartialDownload?
         /// Bytes of `data` that came from a partial body (0 when not resumed).
         var offset: Int64 = 0
-        /// Whether the running transfer asks for a window of the body only (`+HeadProbe`), where the
-        /// window ends (exclusive; nil for the head), and whether a head probe was sent.
-        var probing = false
-        var probeEnd: Int64?
-        var probed = false
-        /// The incremental decoder already has the bytes a resumed 206 restores (a probe's
-        /// continuation): they are not fed again.
+        /// Where the bytes the handlers need end, read as they arrive (`+NeededBytes`); nil when the
+        /// transfer does not watch (or the verdict is in).
+        var needed: NeededBytes?
+        /// A transfer stopped at its needed bytes did not give the image: the next one goes to the end.
+        var cutFailed = false
+        /// The incremental decoder already has the bytes a resumed 206 restores (the continuation
+        /// after a cut): they are not fed again.
         var decoderHasPartial = false
         /// The handler whose callback is running now (on `lane`), and that thread.
         var delivering: (id: UInt64, thread: pthread_t)?
@@ -126,24 +126,24 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         guard began else { return }
         setup.events.post(.started(url))
         guard !setup.isConditional, let partials = setup.partials else { return launch(resuming: nil) }
-        partials.take(url) { [self] partial in launch(resuming: partial, through: partial.flatMap(resumeWindowEnd)) }
+        partials.take(url) { [self] partial in launch(resuming: partial) }
     }
 
     /// Sends the request (with `Range` / `If-Range` for `partial`) unless cancelled meanwhile, when
-    /// the partial is kept again.
-    func launch(resuming partial: PartialDownload?, through end: Int64? = nil) {
+    /// the partial is kept again. A transfer whose handlers need only the first bytes watches for
+    /// their end (`+NeededBytes`), from the kept bytes on.
+    func launch(resuming partial: PartialDownload?) {
         let transfer = state.withLock { state -> CurlTransfer? in
             guard state.phase == .running, state.transfer == nil else { return nil }
             var request = setup.curlRequest
             if let partial {
                 state.resuming = partial
-                state.probing = end != nil
-                state.probeEnd = end
-                request.headers += partial.requestHeaders(through: end)
-            } else if wantsHeadProbe(state) {
-                state.probed = true
-                state.probing = true
-                request.headers += [("Range", "bytes=0-\(Self.headProbeLength - 1)"), ("Accept-Encoding", "identity")]
+                request.headers += partial.requestHeaders
+            }
+            if watchesNeededBytes(state) {
+                var needed = NeededBytes(box: setup.decodeOptions.targetSize)
+                if let partial { needed.append(partial.data) }
+                state.needed = needed
             }
             let transfer = CurlTransfer(request: request, delegate: TransferRelay(operation: self))
             state.transfer = transfer

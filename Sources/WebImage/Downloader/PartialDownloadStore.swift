@@ -38,26 +38,17 @@ struct PartialDownload: Sendable {
         self.totalLength = totalLength
     }
 
-    /// The headers of the request that continues it.
-    var requestHeaders: [(name: String, value: String)] { requestHeaders(through: nil) }
-
-    /// The headers of the request that continues it up to byte `end` (exclusive; nil: to the end).
-    func requestHeaders(through end: Int64?) -> [(name: String, value: String)] {
-        let last = end.map { String(min($0, totalLength) - 1) } ?? ""
-        return [("Range", "bytes=\(data.count)-\(last)"), ("If-Range", validator), ("Accept-Encoding", "identity")]
+    /// The headers of the request that continues it to the end.
+    var requestHeaders: [(name: String, value: String)] {
+        [("Range", "bytes=\(data.count)-"), ("If-Range", validator), ("Accept-Encoding", "identity")]
     }
 
-    /// Whether a 206 continues exactly these bytes (`Content-Range: bytes N-(total-1)/total`).
+    /// Whether a 206 continues exactly these bytes (`Content-Range: bytes N-(total-1)/total`), of the
+    /// same representation (the kept strong `ETag`, else the kept `Last-Modified`, is the 206's: a
+    /// 206 with another ETag, or none, was joined to the kept bytes), a body as long as its range
+    /// when it says its length, and no encoding.
     func isContinued(by response: DownloadResponse) -> Bool {
-        isContinued(by: response, through: totalLength)
-    }
-
-    /// Whether a 206 continues these bytes up to byte `end` (exclusive): `bytes N-(end-1)/total`,
-    /// of the same representation (the kept strong `ETag`, else the kept `Last-Modified`, is the
-    /// 206's: a 206 with another ETag, or none, was joined to the kept bytes), a body as long as
-    /// its range when it says its length, and no encoding.
-    func isContinued(by response: DownloadResponse, through end: Int64) -> Bool {
-        let last = min(end, totalLength) - 1
+        let last = totalLength - 1
         guard response.statusCode == 206, response.headers["content-encoding"] == nil, isSameRepresentation(response),
               let range = response.headers["content-range"],
               range.trimmingCharacters(in: .whitespaces) == "bytes \(data.count)-\(last)/\(totalLength)" else { return false }

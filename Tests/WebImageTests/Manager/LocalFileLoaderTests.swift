@@ -39,7 +39,7 @@ struct LocalFileReadingTests {
     @Test func aCameraJPEGCellReadsItsFirst64KBAndShowsItsOrientedEXIFThumbnail() async throws {
         let folder = try Fixtures.temporaryDirectory("local-exif")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let body = try await HeadProbeTests.cameraJPEG(orientation: 6)
+        let body = try await NeededBytesDownloadTests.cameraJPEG(orientation: 6)
         let file = folder.appendingPathComponent("cam.jpg")
         try body.write(to: file)
         let cell = PixelSize(width: 60, height: 80)
