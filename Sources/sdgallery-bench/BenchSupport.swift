@@ -86,8 +86,12 @@ struct TargetRow {
     var target: String
     /// nil when it could not be measured.
     var met: Bool?
+    /// Why it could not be measured, shown in the verdict ("not measured: REASON").
+    var reason: String?
 
-    var markdownRow: String { "| \(name) | \(figure) | \(target) | \(met.map { $0 ? "met" : "**missed**" } ?? "not measured") |" }
+    var markdownRow: String {
+        "| \(name) | \(figure) | \(target) | \(met.map { $0 ? "met" : "**missed**" } ?? "not measured\(reason.map { ": " + $0 } ?? "")") |"
+    }
 }
 
 enum Stats {

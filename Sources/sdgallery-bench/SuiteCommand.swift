@@ -3,9 +3,10 @@ import TestSupport
 
 /// `sdgallery-bench suite --images DIR [--sdgallery BIN] [--quick] [--runs N] [--out FILE]`: every
 /// end-to-end benchmark (`sheet`, `scroll`, `memory`, `keys`), the summary table against the
-/// targets printed on standard output, and the whole report (machine, versions, commands, tables)
-/// written to `--out` (`docs/benchmarks.md` from `scripts/bench`). `sheet`, `scroll`, `memory`
-/// and `keys` run one part alone and print its section.
+/// targets printed on standard output, and the whole report (machine, versions of the host's and
+/// the Debian 13 root's timg and chafa, commands, tables) written to `--out` (`docs/benchmarks.md`
+/// from `scripts/bench`). `sheet`, `scroll`, `memory` and `keys` run one part alone and print its
+/// section.
 enum SuiteCommand {
     static func run(_ name: String, _ arguments: [String]) {
         guard let context = BenchContext.from(arguments) else { return }
@@ -75,8 +76,11 @@ enum SuiteCommand {
             ("load average at start (1, 5, 15 min)", load),
             // timg prints its version on standard error; a failing `--version` is not a missing
             // timg (the run of 2026-11-22 said "not installed" and then timed it).
-            ("timg", firstLine("/bin/sh", ["-c", "test -x /usr/bin/timg && { /usr/bin/timg --version 2>&1 || true; }"])),
-            ("chafa", firstLine("/usr/bin/chafa", ["--version"])),
+            ("timg", SheetBench.hostVersionLine("timg") ?? "not installed"),
+            ("chafa", SheetBench.hostVersionLine("chafa") ?? "not installed"),
+            // The contact sheet's second pair of peers, in the Debian 13 root (`RootPeers`).
+            ("timg (Debian 13 root)", RootPeers.versionLine("timg")),
+            ("chafa (Debian 13 root)", RootPeers.versionLine("chafa")),
             ("tmux", firstLine("/usr/bin/tmux", ["-V"])),
             ("libjpeg-turbo", firstLine("/usr/bin/dpkg-query", ["-W", "-f", "${Version}", "libjpeg62-turbo"])),
         ]
@@ -107,8 +111,9 @@ enum SuiteCommand {
         """
         ## How it is measured
 
-        `scripts/bench` installs what is missing (`scripts/setup`, plus `timg` and `chafa`), builds the
-        release binaries, makes the images once in `${TMPDIR:-/tmp}/sdgallery-bench-images` (16 × 4000×3000
+        `scripts/bench` installs what is missing (`scripts/setup --bench`: the test tools, `timg` and
+        `chafa` on the host, the Debian 13 root with timg 1.6 and chafa 1.14), builds the release
+        binaries, makes the images once in `${TMPDIR:-/tmp}/sdgallery-bench-images` (16 × 4000×3000
         JPEGs from ImageMagick `plasma:fractal` with Gaussian noise, quality 90, four of them
         transformed losslessly by `jpegtran`; `progressive/` = `jpegtran -progressive` of the same;
         `web/` = 1600×1200 copies, quality 85) and runs `sdgallery-bench suite`.
@@ -121,7 +126,14 @@ enum SuiteCommand {
         XDG_CACHE_HOME=$FRESH sdgallery --print --columns 4 sheet.txt  # 16 lines http://127.0.0.1:$PORT/files/NN.jpg
         timg --grid=4 -g160x48 -ph baseline/*.jpg                     # Debian timg, half blocks, its default 1 decode thread here
         chafa -f sixels -s 40x12 --animate off baseline/*.jpg         # chafa 1.12 has no --grid: one image after the other, each fit to 40×12 cells
+        # Debian 13's timg 1.6 and chafa 1.14 (the same arguments; chafa 1.14 has no --grid either), in the root:
+        unshare --mount --propagation private -- sh -c 'for d in dev proc sys; do mount --rbind /$d $ROOT/$d; done;
+          mount --bind $IMAGES/baseline $ROOT$IMAGES/baseline; exec chroot $ROOT "$@"' sh timg --grid=4 -g160x48 -ph $IMAGES/baseline/*.jpg
         ```
+
+        The wrapper's overhead (the median of `/bin/true` through it minus the median of `/bin/true`
+        alone, 3 runs of each per round on the same pty) is subtracted from every Debian 13 peer run
+        before medians and ratios; the sheet's sections print it.
 
         The loopback server is `sdgallery-bench serve` (in-process here): it serves a folder as
         `/files/NAME` and `/img/N.jpg` (alias N → file N mod 16), throttles each response

@@ -32,6 +32,6 @@ default:
     print("  list --sdgallery BIN [--baseline OLD] [--sizes N,…]   10⁴…10⁷-line lists in tmux: first frame, RSS, time of G")
     print("  pty [--stderr PATH] -- COMMAND …         run COMMAND on a 160×48 pty that answers terminal queries")
     print("  suite --images DIR [--sdgallery BIN] [--quick] [--runs N] [--out FILE]   every end-to-end benchmark (scripts/bench)")
-    print("  sheet | scroll | memory | keys --images DIR …   one of them: contact sheet vs timg/chafa, scroll waste,")
+    print("  sheet | scroll | memory | keys --images DIR …   one of them: contact sheet vs timg/chafa (Debian 12 and 13), scroll waste,")
     print("                                                  peak RSS + duplicate URLs, key-to-frame under load")
 }
