@@ -379,6 +379,13 @@ int sdg_jpeg_append(sdg_jpeg *d, const uint8_t *bytes, size_t length) {
     return 1;
 }
 
+int sdg_jpeg_borrow(sdg_jpeg *d, const uint8_t *bytes, size_t length) {
+    if (d->buf || d->src.bytes_in_buffer || d->skip_pending) return 0;
+    d->src.next_input_byte = bytes;
+    d->src.bytes_in_buffer = length;
+    return 1;
+}
+
 int sdg_jpeg_read_header(sdg_jpeg *d, sdg_jpeg_info *info) {
     if (d->failed) return SDG_JPEG_ERROR;
     if (setjmp(d->jump)) { d->failed = 1; return SDG_JPEG_ERROR; }

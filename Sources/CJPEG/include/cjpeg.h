@@ -42,6 +42,10 @@ sdg_jpeg *sdg_jpeg_create(void);
 void sdg_jpeg_destroy(sdg_jpeg *d);
 /// Appends bytes to the input (copied; already-consumed input is dropped). 0 on allocation failure.
 int sdg_jpeg_append(sdg_jpeg *d, const uint8_t *bytes, size_t length);
+/// One-shot input: libjpeg reads `bytes` where they are, without a copy (a whole file; nothing
+/// appended before or after). The caller keeps them alive and unchanged until the session is
+/// destroyed. 0 when input was appended already.
+int sdg_jpeg_borrow(sdg_jpeg *d, const uint8_t *bytes, size_t length);
 /// Reads the header (and saves APP1 markers). SDG_JPEG_OK, SDG_JPEG_SUSPENDED or SDG_JPEG_ERROR.
 int sdg_jpeg_read_header(sdg_jpeg *d, sdg_jpeg_info *info);
 /// The first APP1 "Exif" payload, or NULL. Valid until the decoder is destroyed.
