@@ -7,23 +7,6 @@ public struct ExifThumbnail {
     /// The thumbnail's JPEG bytes.
     let jpeg: [UInt8]
 
-    /// Whether the start of a JPEG file holds an EXIF thumbnail (a marker walk to the APP1
-    /// segments before the first scan; no decoding): cheap enough for the network thread.
-    public static func isPresent(inJPEG head: Data) -> Bool {
-        let bytes = [UInt8](head)
-        var i = 2
-        while i + 4 <= bytes.count, bytes[i] == 0xFF {
-            let marker = bytes[i + 1]
-            if marker == 0xFF { i += 1; continue }
-            if marker == 0xDA || marker == 0xD9 { return false }
-            let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
-            guard length >= 2, i + 2 + length <= bytes.count else { return false }
-            if marker == 0xE1, parse(exif: Array(bytes[(i + 4)..<(i + 2 + length)])) != nil { return true }
-            i += 2 + length
-        }
-        return false
-    }
-
     /// Whether a thumbnail of `thumb` pixels (stored axes, as the image's) holds every pixel a target
     /// of `box` shows of the image: it has the image's aspect (within 2%) and the image fitted into
     /// `box` is no larger than it.
