@@ -101,9 +101,9 @@ struct NeededBytesDownloadTests {
 
     /// A progressive JPEG cell stops at the header of the scan after the ones its scale needs: the DC
     /// scan for 1/8, scan 4 for 1/4 (libjpeg's default script), in one request; the bytes are kept.
-    @Test(arguments: [(PixelSize(width: 400, height: 300), 1), (PixelSize(width: 600, height: 450), 4)])
+    @Test(arguments: [(PixelSize(width: 200, height: 150), 1), (PixelSize(width: 300, height: 225), 4)])
     func aProgressiveJPEGStopsAtTheHeaderAfterItsScans(size: PixelSize, scans: Int) async throws {
-        let body = try await SufficientDownloadTests.progressiveJPEG(width: 3200, height: 2400)
+        let body = try await SufficientDownloadTests.progressiveJPEG(width: 1600, height: 1200)
         let end = JPEGScans.starts(body)[scans] + 14
         let kit = try await ManagerTestKit.make()
         Self.serve(kit, "/prog.jpg", body)
@@ -121,11 +121,11 @@ struct NeededBytesDownloadTests {
     /// However fast the link (unthrottled loopback: the server may push the whole body into the
     /// socket's buffers before the stop), the cell's image is right and one request is sent.
     @Test func anUnthrottledProgressiveJPEGStillStopsInOneRequest() async throws {
-        let body = try await SufficientDownloadTests.progressiveJPEG(width: 3200, height: 2400)
+        let body = try await SufficientDownloadTests.progressiveJPEG(width: 1600, height: 1200)
         let kit = try await ManagerTestKit.make()
         Self.serve(kit, "/fast.jpg", body, rate: nil)
-        let result = try #require(await Self.cell(kit, "/fast.jpg", PixelSize(width: 400, height: 300)))
-        #expect(result.isFinished && result.image?.size == PixelSize(width: 400, height: 300) && result.image?.earlyTier == .scale(denominator: 8))
+        let result = try #require(await Self.cell(kit, "/fast.jpg", PixelSize(width: 200, height: 150)))
+        #expect(result.isFinished && result.image?.size == PixelSize(width: 200, height: 150) && result.image?.earlyTier == .scale(denominator: 8))
         let requests = kit.server.requests(to: "/fast.jpg")
         print("unthrottled progressive \(body.count) B: \(Self.log(requests)); received \(kit.manager.downloader.statistics.snapshot.bytesReceived) B")
         #expect(requests.count == 1)
