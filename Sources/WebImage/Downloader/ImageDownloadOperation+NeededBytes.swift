@@ -6,8 +6,9 @@ import ImageCodecs
 /// a progressive JPEG's scans for the cell's scale, a JPEG's headers when its EXIF thumbnail covers the
 /// cell. One request per image, however fast the link and however far behind the decode lane is;
 /// the bytes kept (`PartialDownloadStore`) are resumed with `Range` + `If-Range` by a later, larger
-/// load. When the rest of the body is small it is read to the end instead (closing an HTTP/1.1
-/// connection to skip it would cost the next request a new connection); when the needed bytes turn
+/// load. When the rest of the body is small it is read to the end and decoded whole instead (closing
+/// an HTTP/1.1 connection to skip it would cost the next request a new one; `readsToEnd` keeps the
+/// decode lane's `stopIfSufficient` from stopping it too); when the needed bytes turn
 /// out not to give the image (the decoder disagrees or fails), the transfer goes on from where it
 /// stopped. A JPEG that needs every byte and nobody watches partially (`--print`) decodes in one shot
 /// at the end (cheaper than feeding libjpeg chunk by chunk).
@@ -50,8 +51,11 @@ extension ImageDownloadOperation {
             }
             state.needed = nil
             let total = state.response?.headers["content-length"].flatMap { Int64($0) }
-            guard let transfer = state.transfer, total.map({ $0 - Int64(count) >= Self.smallestCutRest }) ?? true,
-                  state.rendersPartially != false else { return nil }
+            if let total, total - Int64(count) < Self.smallestCutRest {
+                state.readsToEnd = true
+                return nil
+            }
+            guard let transfer = state.transfer, state.rendersPartially != false else { return nil }
             let excess = state.data.count - count
             state.data.removeLast(excess)
             state.undecoded.removeLast(min(excess, state.undecoded.count))

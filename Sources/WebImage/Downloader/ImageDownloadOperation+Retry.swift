@@ -37,6 +37,7 @@ extension ImageDownloadOperation {
         state.offset = 0
         state.resuming = nil
         state.needed = nil
+        state.readsToEnd = false
         state.decoderHasPartial = false
         state.undecoded = Data()
         state.rendersPartially = nil

@@ -37,6 +37,9 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
         var needed: NeededBytes?
         /// A transfer stopped at its needed bytes did not give the image: the next one goes to the end.
         var cutFailed = false
+        /// The needed bytes end less than `smallestCutRest` before the body's: it is read to the end and
+        /// decoded whole, not stopped early by the decode lane either.
+        var readsToEnd = false
         /// The incremental decoder already has the bytes a resumed 206 restores (the continuation
         /// after a cut): they are not fed again.
         var decoderHasPartial = false

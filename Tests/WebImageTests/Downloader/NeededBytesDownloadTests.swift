@@ -118,6 +118,35 @@ struct NeededBytesDownloadTests {
         await kit.tearDown()
     }
 
+    /// When less than 64 KB would be left after the needed bytes, the body is read to the end (an
+    /// HTTP/1.1 connection stays open for the next request) and decoded whole: the image has no early
+    /// tier, and nothing is kept for a resume. A picture of rings and stripes, whose last scans are
+    /// small: at 1/2 its scans end about 59 KB before the file does.
+    @Test func aSmallRestIsReadToTheEndAndDecodedWhole() async throws {
+        let body = try await SufficientDownloadTests.jpeg(width: 1024, height: 768, flags: "-progressive") { x, y, noise in
+            let dx = Double(x - 512), dy = Double(y - 384)
+            let ring = UInt8(127 + 120 * sin(sqrt(dx * dx + dy * dy) / 9))
+            let stripe: UInt8 = (x / 8) % 2 == 0 ? 40 : 0
+            return [ring &+ noise / 8, UInt8(truncatingIfNeeded: y / 3) &+ stripe, UInt8(truncatingIfNeeded: x / 4) &+ noise / 8]
+        }
+        let cell = PixelSize(width: 400, height: 300)  // more than 1/4 of 1024×768, at most 1/2: scan 6
+        var needed = NeededBytes(box: cell)
+        needed.append(body)
+        guard case .prefix(let count, _) = needed.verdict else { Issue.record("no prefix: \(needed.verdict)"); return }
+        try #require(body.count - count < ImageDownloadOperation.smallestCutRest, "rest \(body.count - count) B")
+        let kit = try await ManagerTestKit.make()
+        Self.serve(kit, "/rest.jpg", body)
+        let result = try #require(await Self.cell(kit, "/rest.jpg", cell))
+        #expect(result.isFinished && result.image?.size == cell)
+        #expect(result.image?.earlyTier == nil, "decoded from the whole file, not stopped after scan 6")
+        #expect(result.data == body)
+        let requests = kit.server.requests(to: "/rest.jpg")
+        print("rest of \(body.count - count) B after the needed \(count): \(Self.log(requests))")
+        #expect(requests.count == 1 && requests.first?.bytesSent == body.count)
+        #expect(kit.manager.downloader.partials.urls.isEmpty)
+        await kit.tearDown()
+    }
+
     /// However fast the link (unthrottled loopback: the server may push the whole body into the
     /// socket's buffers before the stop), the cell's image is right and one request is sent.
     @Test func anUnthrottledProgressiveJPEGStillStopsInOneRequest() async throws {
