@@ -3,16 +3,11 @@ import Foundation
 /// An image format, recognised from magic bytes only (never from a URL or a Content-Type).
 public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
     case jpeg = "JPEG", png = "PNG", gif = "GIF", webp = "WebP"
-    case bmp = "BMP", tiff = "TIFF", heic = "HEIC", avif = "AVIF", svg = "SVG"
+    case bmp = "BMP", tiff = "TIFF", heic = "HEIC", avif = "AVIF", svg = "SVG", jxl = "JPEG XL", ico = "ICO"
     case html = "HTML", text = "text", unknown = "unknown"
 
-    /// Whether this build decodes the format.
-    public var isDecodable: Bool {
-        switch self {
-        case .jpeg, .png, .gif, .webp: return true
-        default: return false
-        }
-    }
+    /// Whether this build decodes the format (`ImageCoderRegistry` has its coder).
+    public var isDecodable: Bool { ImageCoderRegistry.coder(for: self) != nil }
 
     /// The usual file extension ("jpg", "png", …), or nil for non-images.
     public var fileExtension: String? {
@@ -26,15 +21,17 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
         case .heic: return "heic"
         case .avif: return "avif"
         case .svg: return "svg"
+        case .jxl: return "jxl"
+        case .ico: return "ico"
         case .html, .text, .unknown: return nil
         }
     }
 
     /// The error to report for bytes of this format when it cannot be decoded, or nil if it can.
     public var undecodableError: DecodeError? {
+        if isDecodable { return nil }
         switch self {
-        case .jpeg, .png, .gif, .webp: return nil
-        case .bmp, .tiff, .heic, .avif, .svg: return .unsupportedFormat(name: rawValue)
+        case .jpeg, .png, .gif, .webp, .bmp, .tiff, .heic, .avif, .svg, .jxl, .ico: return .unsupportedFormat(name: rawValue)
         case .html: return .notAnImage(kind: "text/html")
         case .text: return .notAnImage(kind: "text")
         case .unknown: return .notAnImage(kind: "unknown")
@@ -59,6 +56,10 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
         if starts(Array("BM".utf8)) && b.count >= 14 { return .bmp }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        // JPEG XL: a bare codestream, or the ISOBMFF container's signature box.
+        if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
+        // ICO: reserved 0, type 1, at least one entry whose reserved byte is 0.
+        if starts([0, 0, 1, 0]) && b.count >= 22 && (b[4] != 0 || b[5] != 0) && b[9] == 0 { return .ico }
         if starts(Array("ftyp".utf8), at: 4), b.count >= 12 {
             let brand = String(decoding: b[8..<12], as: UTF8.self)
             if brand.hasPrefix("avi") { return .avif }

@@ -195,7 +195,7 @@ final class JPEGSession {
     /// coefficients with at most log2(d) low bits missing — the DC scans for 1/8): the image at that
     /// scale, which has every pixel the target needs, as final. Nil before, or when the target needs
     /// the full scale.
-    func sufficientImage() -> Image? {
+    func scaledImage() -> Image? {
         if pending > 0 { advance() }
         guard buffered, error == nil, let geometry, geometry.jpegScaleDenominator > 1 else { return nil }
         guard let needed = sufficientScan(shift: geometry.jpegScaleDenominator.trailingZeroBitCount) else { return nil }

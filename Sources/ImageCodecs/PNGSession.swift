@@ -123,7 +123,7 @@ final class PNGSession {
     /// An Adam7 file whose target is at most 1/8 of it per axis, once its first pass is in: that
     /// pass holds one pixel of every 8×8 block, as many as the target shows. Nil before, or when
     /// more is needed (rows of a non-interlaced file are final only at the end).
-    func sufficientImage() -> Image? {
+    func firstPassImage() -> Image? {
         guard interlaced, !done, error == nil, let geometry, let pixels = sdg_png_pixels(handle) else { return nil }
         let w = geometry.stored.width, h = geometry.stored.height
         let sw = (w + 7) / 8, sh = (h + 7) / 8

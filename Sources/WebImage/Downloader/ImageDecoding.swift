@@ -25,15 +25,16 @@ public struct ImageDecoding: Sendable {
         self.rendersPartially = rendersPartially
     }
 
-    /// The real codecs (`ImageCoders`): JPEG and PNG render partially; a GIF goes to the incremental
-    /// decoder too (an interlaced first pass can be final early) but decodes at the end, as WebP and
-    /// anything that is not an image do.
+    /// The real codecs (`ImageCoders`): a format whose coder shows partial images or can stop early
+    /// (`ImageCoderCapabilities`) is fed to the incremental decoder; the rest (and anything that is
+    /// not an image) decode once at the end.
     public static let standard = ImageDecoding(
         decode: { data, options in try ImageCoders.decode(data, options: options) },
         makeIncrementalDecoder: { options in ImageCoders.makeIncrementalDecoder(options: options) },
         rendersPartially: { head in
             let format = ImageFormat.sniff(head.prefix(16))
-            return format == .jpeg || format == .png || format == .gif
+            guard let coder = ImageCoderRegistry.coder(for: format) else { return false }
+            return !coder.capabilities.isDisjoint(with: [.progressive, .earlyStop])
         })
 
     /// Runs `body`, turning any non-`DecodeError` into `.corrupt`.

@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 
 /// Settings of an `ImageDownloader` (SDWebImage's `SDWebImageDownloaderConfig`), fixed when the
 /// downloader is made (`replaceConfig` swaps the whole value, with a new session); what varies per
@@ -22,8 +23,8 @@ public struct ImageDownloaderConfig: Sendable {
 
     /// The product token sent in `User-Agent`.
     public static let userAgentProduct = "sdgallery/0.1.0"
-    /// Default `Accept` header.
-    public static let defaultAccept = "image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8"
+    /// Default `Accept` header: what the coders decode, best first (`ImageCoderRegistry.acceptHeader`).
+    public static let defaultAccept = ImageCoderRegistry.acceptHeader
     /// Default response size cap: 64 MB.
     public static let defaultMaxResponseBytes: Int64 = 64 << 20
 

@@ -1,0 +1,74 @@
+import Foundation
+
+/// JPEG through libjpeg-turbo (`JPEGSession`): DCT-scaled decodes, rows or scans while bytes arrive,
+/// an early stop at the EXIF thumbnail or the scans the target's scale needs.
+struct JPEGCoder: ImageCoder {
+    var format: ImageFormat { .jpeg }
+    var mediaType: String { "image/jpeg" }
+    var capabilities: ImageCoderCapabilities { [.scaledDecode, .progressive, .earlyStop] }
+    func decode(_ data: Data, options: DecodeOptions) throws -> Image { try JPEGSession.decode(data, options: options) }
+    func makeSession(options: DecodeOptions) throws -> (any CoderSession)? { try JPEGSession(options: options, incremental: true) }
+
+    /// Fed to a session in steps, its reservation waiting for room now, and ends at its first image
+    /// final at the target (a progressive file's DC scans: a one-shot decode would read every scan).
+    func decodeStoppingEarly(_ data: Data, options: DecodeOptions) throws -> Image {
+        let session = try JPEGSession(options: options, incremental: true, waitsForMemory: true)
+        var offset = 0
+        while offset < data.count {
+            let end = min(data.count, offset + SniffingDecoder.retryStep)
+            session.append(data.subdata(in: offset..<end))
+            offset = end
+            if let final = session.scaledImage() { return final }
+        }
+        return try session.finish()
+    }
+}
+
+extension JPEGSession: CoderSession {
+    /// The EXIF thumbnail when it covers the target, else the scans the target's scale needs.
+    func sufficientImage() -> Image? {
+        if let thumbnail = exifThumbnailImage() { return thumbnail.tiered(.exifThumbnail) }
+        return scaledImage()?.tiered(.scale(denominator: scaleDenominator))
+    }
+}
+
+/// PNG through libpng's progressive reader (`PNGSession`): rows or Adam7 passes while bytes arrive,
+/// an early stop at the first pass when it covers the target.
+struct PNGCoder: ImageCoder {
+    var format: ImageFormat { .png }
+    var mediaType: String { "image/png" }
+    var capabilities: ImageCoderCapabilities { [.progressive, .earlyStop] }
+    func decode(_ data: Data, options: DecodeOptions) throws -> Image { try PNGSession.decode(data, options: options) }
+    func makeSession(options: DecodeOptions) throws -> (any CoderSession)? { try PNGSession(options: options, incremental: true) }
+}
+
+extension PNGSession: CoderSession {
+    func sufficientImage() -> Image? { firstPassImage()?.tiered(.firstPass) }
+}
+
+/// GIF through giflib (`GIFDecoder`): decoded at the end; an interlaced file's first pass can be final
+/// before.
+struct GIFCoder: ImageCoder {
+    var format: ImageFormat { .gif }
+    var mediaType: String { "image/gif" }
+    var capabilities: ImageCoderCapabilities { [.earlyStop, .animation] }
+    func decode(_ data: Data, options: DecodeOptions) throws -> Image { try GIFDecoder.decode(data, options: options) }
+    func sufficientImage(buffered: Data, options: DecodeOptions) -> Image? { GIFDecoder.firstPass(buffered, options: options)?.tiered(.firstPass) }
+}
+
+/// WebP through libwebp (`WebPDecoder`): stills scaled by libwebp, animations frame by frame.
+struct WebPCoder: ImageCoder {
+    var format: ImageFormat { .webp }
+    var mediaType: String { "image/webp" }
+    var capabilities: ImageCoderCapabilities { [.scaledDecode, .animation] }
+    func decode(_ data: Data, options: DecodeOptions) throws -> Image { try WebPDecoder.decode(data, options: options) }
+}
+
+extension Image {
+    /// This image marked as the early image of `tier`.
+    public func tiered(_ tier: EarlyTier) -> Image {
+        var image = self
+        image.earlyTier = tier
+        return image
+    }
+}
