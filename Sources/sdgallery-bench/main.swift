@@ -20,6 +20,8 @@ case "list":
     ListBench.run(rest)
 case "pty":
     PtyCommand.run(rest)
+case "decode-rss":
+    DecodeRSSBench.run(rest)
 case "scan-bytes":
     ScanBytesBench.run(rest)
 case "suite", "sheet", "scroll", "memory", "keys":
@@ -33,6 +35,7 @@ default:
     print("  serve DIR [--rate R] [--fail-rate F] …   loopback image server with aliases, throttle, failures, counters")
     print("  list --sdgallery BIN [--baseline OLD] [--sizes N,…]   10⁴…10⁷-line lists in tmux: first frame, RSS, time of G")
     print("  pty [--stderr PATH] -- COMMAND …         run COMMAND on a 160×48 pty that answers terminal queries")
+    print("  decode-rss FILE [--box WxH] [--first-frame]   one decode: frames kept, time, peak RSS")
     print("  scan-bytes --images DIR [--sdgallery BIN,…] [--rates 1M,0] [--files]   bytes a cold --print sheet fetches vs where each cell's scans end")
     print("  suite --images DIR [--sdgallery BIN] [--quick] [--runs N] [--out FILE]   every end-to-end benchmark (scripts/bench)")
     print("  sheet | scroll | memory | keys --images DIR …   one of them: contact sheet vs timg/chafa (Debian 12 and 13), scroll waste,")

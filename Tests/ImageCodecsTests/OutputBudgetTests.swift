@@ -43,10 +43,22 @@ import Testing
     }
 
     @Test func theBudgetCountsCanvasesAndFrames() {
-        let budget = OutputBudget(limit: 100, working: 40, frame: 20)
+        let overhead = OutputBudget.frameOverhead
+        let budget = OutputBudget(limit: 40 + 3 * (20 + overhead), working: 40, framePixelBytes: 20)
         #expect(budget.allows(frames: 3))
         #expect(!budget.allows(frames: 4))
-        #expect(!OutputBudget(limit: 100, working: 101, frame: 0).allows(frames: 0))
-        #expect(!OutputBudget(limit: 100, working: 0, frame: .max).allows(frames: 2))
+        #expect(!OutputBudget(limit: 100, working: 101, framePixelBytes: 0).allows(frames: 0))
+        #expect(!OutputBudget(limit: 100, working: 0, framePixelBytes: .max).allows(frames: 2))
+        #expect(!OutputBudget(limit: .max, working: 0, framePixelBytes: 4, maxFrames: 5).allows(frames: 6))
+    }
+
+    /// A 22 MB GIF of a million one-pixel frames kept every frame: 116 MB of arrays of 4 bytes.
+    @Test func framesStopAtTheFrameCapAndTheirCostCountsTheirOverhead() throws {
+        let data = Self.gif(width: 1, height: 1, frames: 500)
+        let capped = try ImageCoders.decode(data, options: DecodeOptions(maxFrames: 120))
+        #expect(capped.frames.count == 120)
+        let tight = try ImageCoders.decode(data, options: DecodeOptions(outputByteLimit: 2 * 4 + 50 * (4 + OutputBudget.frameOverhead)))
+        #expect(tight.frames.count == 50)
+        #expect(try ImageCoders.decode(data).frames.count == 500)
     }
 }

@@ -66,8 +66,10 @@ import CWebP
     @Test func aLongAnimationIsWalkedFrameByFrame() throws {
         let data = try Reference.data("webp/anim-opaque-blend.webp")
         let riff = WebPAnimations.repeatingFirstFrame(data, count: 20_000)
-        let image = try ImageCoders.decode(riff, options: DecodeOptions(targetSize: PixelSize(width: 2, height: 2)))
+        let image = try ImageCoders.decode(riff, options: DecodeOptions(targetSize: PixelSize(width: 2, height: 2), maxFrames: 20_000))
         #expect(image.frames.count == 20_000)
+        let capped = try ImageCoders.decode(riff, options: DecodeOptions(targetSize: PixelSize(width: 2, height: 2)))
+        #expect(capped.frames.count == DecodeOptions.defaultMaxFrames)
     }
 
     @Test func truncatedWebPIsAnError() throws {
