@@ -2,6 +2,7 @@ import FlyingFox
 import Foundation
 import Gallery
 import Locking
+import TestSupport
 
 /// The loopback image server of the end-to-end benchmarks and soak tests (`sdgallery-bench serve`,
 /// and in-process in `sheet`, `scroll`, `memory`, `keys`). Serves the images of one folder:
@@ -26,12 +27,17 @@ final class BenchServer: Sendable {
         var failStatus = 503
         var cutRate = 0.0
         var seed: UInt64 = 1
+        /// Answer `/files/NAME.jpg` with the same picture as AVIF or WebP (`NAME.avif`, `NAME.webp`
+        /// next to it) when the request's `Accept` prefers it (`ContentNegotiation`), as a CDN does.
+        var negotiate = false
     }
 
     let config: Config
     /// Image file names, sorted; alias N is `names[N % names.count]`.
     let names: [String]
     let stats = BenchServerStats()
+    /// Responses by the extension of the file sent (`negotiate`: which variant went).
+    let served = Locked<[String: Int]>([:])
     private let random: Locked<SplitMix>
     private let server: Locked<LocalHTTPServer?> = Locked(nil)
 
@@ -110,7 +116,7 @@ final class BenchServer: Sendable {
             return HTTPResponse(statusCode: .noContent)
         default: break
         }
-        guard request.method == .GET || request.method == .HEAD, let file = file(forPath: request.path) else {
+        guard request.method == .GET || request.method == .HEAD, var file = file(forPath: request.path) else {
             stats.record(path: request.path, outcome: .notFound)
             return HTTPResponse(statusCode: .notFound)
         }
@@ -119,6 +125,8 @@ final class BenchServer: Sendable {
             stats.record(path: request.path, outcome: .failed)
             return HTTPResponse(statusCode: HTTPStatusCode(config.failStatus, phrase: "Injected Failure"))
         }
+        if config.negotiate { file = negotiated(file, accept: request.headers[HTTPHeader("Accept")]) }
+        served.withLock { $0[file.pathExtension, default: 0] += 1 }
         let size = ((try? FileManager.default.attributesOfItem(atPath: file.path)[.size]) as? Int) ?? 0
         let flight = stats.begin(path: request.path)
         stats.note("\(request.path) \(request.method.rawValue) range=\(request.headers[HTTPHeader("Range")] ?? "-")")
@@ -126,6 +134,16 @@ final class BenchServer: Sendable {
                                               cutAfter: cut ? size / 2 : nil, observer: flight)
         flight.settle(status: response.statusCode.code, cut: cut)
         return response
+    }
+
+    /// The variant of `file` the client prefers: the same stem as AVIF, WebP or the file itself,
+    /// smaller first on ties.
+    func negotiated(_ file: URL, accept: String?) -> URL {
+        let stem = file.deletingPathExtension()
+        let variants = [("image/avif", "avif"), ("image/webp", "webp"), ("image/jpeg", file.pathExtension)].map { ($0.0, stem.appendingPathExtension($0.1)) }
+            .filter { FileManager.default.fileExists(atPath: $0.1.path) }
+        guard let type = ContentNegotiation.choose(variants.map(\.0), accept: accept) else { return file }
+        return variants.first { $0.0 == type }?.1 ?? file
     }
 
     /// The file a request path names, nil for none.
