@@ -2,12 +2,13 @@ import Foundation
 import ImageCodecs
 
 extension ImageDownloader {
-    /// Builds the operation for a new URL from the current configuration (called under the lock).
-    func makeOperation(_ request: ImageRequest, url: URL, state: State) -> any DownloadOperation {
+    /// Builds the operation for a new transfer from the current configuration and the headers it
+    /// sends (`requestHeaders`; called under the lock).
+    func makeOperation(_ request: ImageRequest, url: URL, headers: [(name: String, value: String)], state: State) -> any DownloadOperation {
         let config = state.config
         var setup = DownloadOperationSetup(
             url: url, options: request.options, decodeOptions: request.decodeOptions(pixelBudget: config.scaleDownPixelBudget),
-            headers: Self.requestHeaders(url: url, request: request, state: state),
+            headers: headers,
             timeout: config.effectiveTimeout,
             maxResponseBytes: config.maxResponseBytes,
             decoding: config.decoding, progressiveInterval: config.progressiveInterval, events: events,

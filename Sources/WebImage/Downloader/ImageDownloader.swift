@@ -18,7 +18,10 @@ import Locking
 public final class ImageDownloader: @unchecked Sendable {
     struct State {
         var config: ImageDownloaderConfig
-        var operations: [URL: any DownloadOperation] = [:]
+        /// Running and queued operations by what their transfer is (`TransferKey`).
+        var operations: [TransferKey: any DownloadOperation] = [:]
+        /// Each operation's key, for its removal.
+        var keys: [ObjectIdentifier: TransferKey] = [:]
         var pending = PendingOperationQueue()
         var running: Set<ObjectIdentifier> = []
         /// Running operations per host (`ImageDownloader.hostKey`).
@@ -65,9 +68,9 @@ public final class ImageDownloader: @unchecked Sendable {
     /// Starts (or joins) the download of `request.url`. Returns nil, after calling `completed` with
     /// `.invalidURL`, when the URL is missing or not http/https, and with `.cancelled` after
     /// `invalidateSessionAndCancel`. Callbacks run on a decode queue, never on the network thread;
-    /// keep them short and non-blocking. A request joining a running download of the same URL
-    /// shares its transfer (the first request's headers and transfer options); its own priority,
-    /// queue order and decode size still apply.
+    /// keep them short and non-blocking. A request joining a running download of the same transfer
+    /// (`TransferKey`: URL, headers sent, transfer options) shares it; its own priority, queue order
+    /// and decode size still apply. A revalidation and a plain load of one URL are two transfers.
     @discardableResult
     public func downloadImage(
         with request: ImageRequest, progress: DownloadProgressHandler? = nil, completed: @escaping DownloadCompletionHandler
@@ -84,15 +87,18 @@ public final class ImageDownloader: @unchecked Sendable {
         handler.stopsWhenSufficient = request.stopsWhenSufficient
         let outcome = state.withLock { state -> (operation: (any DownloadOperation)?, start: [any DownloadOperation]) in
             guard !state.invalidated else { return (nil, []) }
-            if let existing = state.operations[url], existing.addHandler(handler) {
+            let headers = Self.requestHeaders(url: url, request: request, state: state)
+            let key = TransferKey(url: url, headers: headers, options: request.options)
+            if let existing = state.operations[key], existing.addHandler(handler) {
                 state.pending.update(existing, priority: existing.priority, order: request.queueOrder)
                 statistics.noteRequest(coalesced: true)
                 return (existing, [])
             }
             statistics.noteRequest(coalesced: false)
-            let operation = makeOperation(request, url: url, state: state)
+            let operation = makeOperation(request, url: url, headers: headers, state: state)
             _ = operation.addHandler(handler)
-            state.operations[url] = operation
+            if let replaced = state.operations.updateValue(operation, forKey: key) { state.keys[ObjectIdentifier(replaced)] = nil }
+            state.keys[ObjectIdentifier(operation)] = key
             state.pending.enqueue(operation, priority: operation.priority, order: request.queueOrder)
             return (operation, Self.dequeueRunnable(&state))
         }
@@ -175,8 +181,8 @@ public final class ImageDownloader: @unchecked Sendable {
     /// Called by an operation (exactly once) when it stops using its slot.
     func operationDidFinish(_ operation: any DownloadOperation) {
         let (start, session) = state.withLock { state -> ([any DownloadOperation], CurlSession?) in
-            if let current = state.operations[operation.url], current === operation {
-                state.operations[operation.url] = nil
+            if let key = state.keys.removeValue(forKey: ObjectIdentifier(operation)), let current = state.operations[key], current === operation {
+                state.operations[key] = nil
             }
             if state.running.remove(ObjectIdentifier(operation)) != nil {
                 let host = Self.hostKey(operation.url)

@@ -78,7 +78,7 @@ struct DownloadErrorTests {
         let downloader = ImageDownloader(config: config)
         let ops = (0..<4).map { i in
             downloader.state.withLock { state in
-                downloader.makeOperation(ImageRequest(url: URL(string: "http://h/\(i)")!), url: URL(string: "http://h/\(i)")!, state: state)
+                downloader.makeOperation(ImageRequest(url: URL(string: "http://h/\(i)")!), url: URL(string: "http://h/\(i)")!, headers: [], state: state)
             }
         }
         var fifo = PendingOperationQueue()
