@@ -15,24 +15,3 @@ extension UIExecutor {
         if isCurrent { work() } else { post(work) }
     }
 }
-
-/// A UI executor backed by a serial DispatchQueue (tests, and programs without their own loop).
-public final class QueueUIExecutor: UIExecutor {
-    private let queue: DispatchQueue
-    private let key = DispatchSpecificKey<UInt8>()
-
-    /// Creates an executor on a new serial queue with `label`.
-    public init(label: String = "sdgallery.ui") {
-        queue = DispatchQueue(label: label)
-        queue.setSpecific(key: key, value: 1)
-    }
-
-    /// Whether the caller runs on this executor's queue.
-    public var isCurrent: Bool { DispatchQueue.getSpecific(key: key) == 1 }
-
-    /// Enqueues `work`.
-    public func post(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
-
-    /// Runs `work` on the queue and waits for it (tests only; never from the queue itself).
-    public func sync<T: Sendable>(_ work: @Sendable () -> T) -> T { queue.sync(execute: work) }
-}

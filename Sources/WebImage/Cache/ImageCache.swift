@@ -194,11 +194,6 @@ public final class ImageCache: Sendable {
     /// Empties the memory level.
     public func clearMemory() { memory.removeAll() }
 
-    /// The image the memory tier holds for `key`, if any (no disk access, no freshness check).
-    public func imageFromMemory(forKey key: ImageCacheKey) -> Image? {
-        config.shouldCacheImagesInMemory ? memory.entry(forKey: key)?.image : nil
-    }
-
     /// Empties the disk level (on the I/O queue).
     public func clearDisk(completion: (@Sendable () -> Void)? = nil) {
         guard let disk else {
