@@ -9,14 +9,14 @@ import TestSupport
     @Test func aDrippedBodyTimesOutAtTheDeadline() async throws {
         let server = try await LoopbackServer.start()
         // 60 KB at 2000 B/s: 30 s long, so only the deadline stops it, and far above the minimum rate
-        // (256 B/s over an idle timeout of 3 s: 768 bytes) even when the loaded server pauses (it once
-        // paused over 1 s between bytes; a pause of 2.6 s would still pass).
+        // (256 B/s over an idle timeout of 2 s: 512 bytes) even when the loaded server pauses (it once
+        // paused over 1 s between bytes; a pause of 1.7 s would still pass).
         var drip = StubResponse.ok(DownloaderTestKit.fakeImageBytes(60 * 1024), contentType: "image/fake")
         drip.bytesPerSecond = 2000
         drip.chunkSize = 100
         server.route("/drip", drip)
-        var config = DownloaderTestKit.config(timeout: 3)
-        config.maxResponseBytes = 64 * 1024  // deadline: 4 × 3 s + 64 KB at 64 KB/s = 13 s
+        var config = DownloaderTestKit.config(timeout: 2)
+        config.maxResponseBytes = 64 * 1024  // deadline: 4 × 2 s + 64 KB at 64 KB/s = 9 s
         let downloader = ImageDownloader(config: config)
         let recorder = ResultRecorder()
         let start = ContinuousClock.now
@@ -28,9 +28,9 @@ import TestSupport
             await server.stop()
             return
         }
-        #expect(limit == .milliseconds(13000))
+        #expect(limit == .milliseconds(9000))
         #expect(received > 0 && received < 60 * 1024)
-        #expect(elapsed >= .seconds(13) && elapsed < .seconds(45))
+        #expect(elapsed >= .seconds(9) && elapsed < .seconds(41))
         await server.stop()
     }
 
