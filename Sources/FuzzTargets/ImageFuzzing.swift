@@ -42,9 +42,11 @@ enum ImageFuzzing {
         let small = decode(data, options: boxed, label: "box \(box)", into: &report)
         compare(full, small, "full", "boxed", sameSize: false, samePixels: false, truncationMayDiffer: jpeg, into: &report)
 
-        // Incremental equals one-shot to the pixel, except for JPEG (above).
+        // Incremental equals one-shot to the pixel, except for JPEG (above) and HEIC: libde265 leaves
+        // the blocks of a damaged HEVC stream it skips as they were in memory, without a warning, so
+        // two decodes of the same bytes differ there (Tests/Fuzz/regressions/heic/damaged-hevc-leaves-blocks-undecoded.heic).
         let streamed = stream(data, options: boxed, parameters: &parameters, into: &report)
-        compare(small, streamed, "boxed", "incremental", sameSize: true, samePixels: !jpeg, truncationMayDiffer: jpeg, into: &report)
+        compare(small, streamed, "boxed", "incremental", sameSize: true, samePixels: !jpeg && sniffed != .heic, truncationMayDiffer: jpeg, into: &report)
         if jpeg { NeededBytesFuzzing.check(data, box: box, split: parameters.int(in: 1...4096), into: &report) }
         return report
     }

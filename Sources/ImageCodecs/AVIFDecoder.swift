@@ -13,6 +13,9 @@ enum AVIFDecoder {
     /// libavif's default cap on frames in a sequence (parse fails above it).
     private static let frameCountLimit: UInt32 = 12 * 3600 * 60
 
+    /// Whether dav1d, which libavif lets print bitstream errors to stderr, is silenced (`CAVIF`).
+    static var dav1dIsQuiet: Bool { sdg_avif_dav1d_is_quiet() != 0 }
+
     static func decode(_ data: Data, options: DecodeOptions) throws -> Image {
         try data.withUnsafeBytes { raw -> Image in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else { throw DecodeError.empty }

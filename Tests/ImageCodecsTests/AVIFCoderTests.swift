@@ -73,6 +73,11 @@ import TestSupport
         }
     }
 
+    /// dav1d prints "Unknown OBU type…" to stderr unless its logger is replaced: libavif leaves it.
+    @Test func dav1dDoesNotPrint() {
+        #expect(AVIFDecoder.dav1dIsQuiet)
+    }
+
     @Test func badFilesGiveTypedErrors() throws {
         #expect(throws: DecodeError.truncated(format: "AVIF")) { try ImageCoders.decode(try Reference.data("bad/truncated.avif")) }
         #expect {

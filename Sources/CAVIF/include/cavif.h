@@ -1,11 +1,14 @@
 #ifndef SDG_CAVIF_H
 #define SDG_CAVIF_H
 // Thin wrapper over libavif for Swift. Imported only by ImageCodecs. Prefix: sdg_avif_.
-// libavif never prints: errors come back as avifResult plus the decoder's diag.error text.
+// libavif never prints: errors come back as avifResult plus the decoder's diag.error text; dav1d,
+// which libavif lets print, is silenced here (cavif.c).
 #include <stddef.h>
 #include <stdint.h>
 #include <avif/avif.h>
 
+/// Whether dav1d's logger is silenced (cavif.c replaces dav1d_default_settings for libavif).
+int sdg_avif_dav1d_is_quiet(void);
 /// libavif's version ("0.11.1").
 const char *sdg_avif_version(void);
 /// The AV1 codecs libavif was built with ("dav1d [dec]:1.0.0, aom [enc/dec]:3.6.0"), into `out`
