@@ -42,15 +42,17 @@ enum ImageFuzzing {
         let small = decode(data, options: boxed, label: "box \(box)", into: &report)
         compare(full, small, "full", "boxed", sameSize: false, samePixels: false, truncationMayDiffer: jpeg, into: &report)
 
-        // Incremental equals one-shot to the pixel, except for JPEG (above).
+        // Incremental equals one-shot to the pixel, except for JPEG (above) and HEIC: libde265 leaves
+        // the blocks of a damaged HEVC stream it skips as they were in memory, without a warning, so
+        // two decodes of the same bytes differ there (Tests/Fuzz/regressions/heic/damaged-hevc-leaves-blocks-undecoded.heic).
         let streamed = stream(data, options: boxed, parameters: &parameters, into: &report)
-        compare(small, streamed, "boxed", "incremental", sameSize: true, samePixels: !jpeg, truncationMayDiffer: jpeg, into: &report)
+        compare(small, streamed, "boxed", "incremental", sameSize: true, samePixels: !jpeg && sniffed != .heic, truncationMayDiffer: jpeg, into: &report)
         if jpeg { NeededBytesFuzzing.check(data, box: box, split: parameters.int(in: 1...4096), into: &report) }
         return report
     }
 
     /// `data` with the format's signature in front, unless it already starts with it; a WebP gets a
-    /// RIFF header whose size field covers the data.
+    /// RIFF header whose size field covers the data, an AVIF or HEIC an `ftyp` box.
     static func withSignature(_ data: Data, of format: ImageFormat) -> Data {
         let magic: [UInt8]
         switch format {
@@ -61,6 +63,13 @@ enum ImageFuzzing {
             if data.count >= 12 && data.prefix(4) == Data("RIFF".utf8) && data.dropFirst(8).prefix(4) == Data("WEBP".utf8) { return data }
             let size = UInt32(truncatingIfNeeded: data.count + 4)
             return Data("RIFF".utf8) + withUnsafeBytes(of: size.littleEndian) { Data($0) } + Data("WEBP".utf8) + data
+        case .avif, .heic:
+            // An ISOBMFF file: kept when its ftyp box already names the format; else a minimal
+            // ftyp box goes in front.
+            if ImageFormat.sniff(data) == format { return data }
+            let brands = format == .avif ? ["avif", "avif", "mif1", "miaf"] : ["heic", "mif1", "heic"]
+            let box = [UInt8](Data(brands[0].utf8)) + [0, 0, 0, 0] + brands.dropFirst().flatMap { [UInt8]($0.utf8) }
+            return Data(withUnsafeBytes(of: UInt32(box.count + 8).bigEndian) { Array($0) } + Array("ftyp".utf8) + box) + data
         default: return data
         }
         if format == .gif && data.starts(with: Array("GIF87a".utf8)) { return data }

@@ -1,4 +1,6 @@
+import CAVIF
 import CGIF
+import CHEIF
 import CJPEG
 import CPNG
 import CWebP
@@ -15,7 +17,18 @@ public enum CodecLibraries {
             ("libpng", "\(png / 10000).\(png / 100 % 100).\(png % 100)"),
             ("giflib", "\(gif / 10000).\(gif / 100 % 100).\(gif % 100)"),
             ("libwebp", packed(sdg_webp_decoder_version()) + " (demux " + packed(sdg_webp_demux_version()) + ")"),
+            ("libavif", String(cString: sdg_avif_version()) + " (" + avifCodecs + ")"),
+            ("libheif", String(cString: sdg_heif_version())),
         ]
+    }
+
+    /// libavif's AV1 codecs and their versions ("dav1d [dec]:1.0.0, aom [enc/dec]:3.6.0").
+    private static var avifCodecs: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        return buffer.withUnsafeMutableBufferPointer { out in
+            sdg_avif_codec_versions(out.baseAddress)
+            return String(cString: out.baseAddress!)
+        }
     }
 
     private static func packed(_ v: Int32) -> String { "\(v >> 16).\((v >> 8) & 0xFF).\(v & 0xFF)" }

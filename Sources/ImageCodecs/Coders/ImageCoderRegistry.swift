@@ -5,11 +5,11 @@ import Foundation
 ///
 /// ```swift
 /// if let coder = ImageCoderRegistry.coder(for: ImageFormat.sniff(data)) { image = try coder.decode(data, options: options) }
-/// ImageCoderRegistry.acceptHeader   // "image/webp,image/png,…;q=0.8"
+/// ImageCoderRegistry.acceptHeader   // "image/avif,image/webp,…;q=0.8"
 /// ```
 public enum ImageCoderRegistry {
     /// Every coder, in the order a server should prefer their formats (smaller files first).
-    public static let coders: [any ImageCoder] = [WebPCoder(), PNGCoder(), JPEGCoder(), GIFCoder()]
+    public static let coders: [any ImageCoder] = [AVIFCoder(), WebPCoder(), HEICCoder(), PNGCoder(), JPEGCoder(), GIFCoder()]
 
     private static let byFormat: [ImageFormat: any ImageCoder] = Dictionary(coders.map { ($0.format, $0) }, uniquingKeysWith: { a, _ in a })
 

@@ -1,0 +1,93 @@
+import CHEIF
+import Foundation
+
+/// HEIC through libheif (see `CHEIF`; HEVC by libde265): the primary image, with the file's
+/// `clap`, `irot` and `imir` applied by libheif, decoded to RGBA8 at full size and scaled with
+/// `ImageScaler` (libheif has no scaled decode). A HEIF whose brands say AV1 (`avif`, `avis`)
+/// goes to `AVIFDecoder`. ICC profiles are ignored, as by the other coders.
+enum HEICDecoder {
+    static func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        let isAV1 = data.withUnsafeBytes { raw -> Bool in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return false }
+            return sdg_heif_has_brand(base, raw.count, "avif") != 0 || sdg_heif_has_brand(base, raw.count, "avis") != 0
+        }
+        if isAV1 { return try AVIFDecoder.decode(data, options: options) }
+        guard sdg_heif_has_hevc_decoder() != 0 else { throw DecodeError.unsupportedFormat(name: "HEIC (no HEVC decoder)") }
+        return try data.withUnsafeBytes { raw -> Image in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else { throw DecodeError.empty }
+            var context: OpaquePointer?, handle: OpaquePointer?
+            var message = [CChar](repeating: 0, count: 256)
+            // libheif's own cap is per side: a side over the pixel cap is over it whatever the other.
+            let opened = message.withUnsafeMutableBufferPointer {
+                sdg_heif_open(base, raw.count, Int32(clamping: max(1, options.pixelLimit)), &context, &handle, $0.baseAddress, $0.count)
+            }
+            guard opened.code == heif_error_Ok, let handle else {
+                if opened.subcode == heif_suberror_Security_limit_exceeded, let size = announcedSize(base, count: raw.count),
+                   size.area > options.pixelLimit {
+                    throw DecodeError.tooLarge(width: size.width, height: size.height)
+                }
+                throw failure(opened, message, data: raw)
+            }
+            defer { sdg_heif_close(context, handle) }
+            // The size shown (after clap and irot) and the coded size (`ispe`, what is decoded before
+            // the crop): both within the cap before a pixel is decoded.
+            let display = PixelSize(width: Int(heif_image_handle_get_width(handle)), height: Int(heif_image_handle_get_height(handle)))
+            let coded = PixelSize(width: Int(heif_image_handle_get_ispe_width(handle)), height: Int(heif_image_handle_get_ispe_height(handle)))
+            guard display.width > 0, display.height > 0 else { throw DecodeError.corrupt(format: "HEIC", reason: "no image size") }
+            let geometry = DecodeGeometry(stored: display, box: options.targetSize)
+            try geometry.checkLimit(options.pixelLimit)
+            if coded.area > options.pixelLimit { throw DecodeError.tooLarge(width: coded.width, height: coded.height) }
+            // Working bytes: the decoded planes (4:4:4 at the file's depth, alpha too), the RGBA
+            // conversion and its contiguous copy, and the image at the target.
+            let area = max(display.area, coded.area)
+            let sample = heif_image_handle_get_luma_bits_per_pixel(handle) > 8 ? 2 : 1
+            let planes = area * sample * (heif_image_handle_has_alpha_channel(handle) != 0 ? 4 : 3)
+            let reservation = try options.memory.reserve(planes + area * 8 + geometry.target.area * 4)
+            defer { withExtendedLifetime(reservation) {} }
+            var image: OpaquePointer?
+            var width: Int32 = 0, height: Int32 = 0, stride: Int32 = 0
+            var pixels: UnsafePointer<UInt8>?
+            let decoded = message.withUnsafeMutableBufferPointer {
+                sdg_heif_decode_rgba(handle, &image, &width, &height, &stride, &pixels, $0.baseAddress, $0.count)
+            }
+            guard decoded.code == heif_error_Ok, let image, let pixels else { throw failure(decoded, message, data: raw) }
+            defer { heif_image_release(image) }
+            guard Int(width) == display.width, Int(height) == display.height else {
+                throw DecodeError.corrupt(format: "HEIC", reason: "decoded \(width)×\(height), announced \(display.width)×\(display.height)")
+            }
+            let row = display.width * 4
+            if Int(stride) == row { return geometry.finish(pixels, size: display) }
+            var packed = [UInt8](repeating: 0, count: display.area * 4)
+            packed.withUnsafeMutableBufferPointer { out in
+                for y in 0..<display.height {
+                    (out.baseAddress! + y * row).update(from: pixels + y * Int(stride), count: row)
+                }
+            }
+            return packed.withUnsafeBufferPointer { geometry.finish($0.baseAddress!, size: display) }
+        }
+    }
+
+    /// The primary image's coded size when libheif refused it as over the cap: read again with
+    /// libheif's widest per-side cap, never decoded.
+    private static func announcedSize(_ base: UnsafePointer<UInt8>, count: Int) -> PixelSize? {
+        var context: OpaquePointer?, handle: OpaquePointer?
+        var message = [CChar](repeating: 0, count: 256)
+        let opened = message.withUnsafeMutableBufferPointer { sdg_heif_open(base, count, Int32.max, &context, &handle, $0.baseAddress, $0.count) }
+        guard opened.code == heif_error_Ok, let handle else { return nil }
+        defer { sdg_heif_close(context, handle) }
+        return PixelSize(width: Int(heif_image_handle_get_ispe_width(handle)), height: Int(heif_image_handle_get_ispe_height(handle)))
+    }
+
+    /// libheif's error (its text copied into `message`) as a `DecodeError`: `.truncated` when
+    /// libheif says the data ended or the data ends inside a box.
+    private static func failure(_ error: heif_error, _ message: [CChar], data: UnsafeRawBufferPointer) -> DecodeError {
+        if error.code == heif_error_Invalid_input && error.subcode == heif_suberror_End_of_data || ISOBMFFBoxes.endsInsideABox(data) {
+            return .truncated(format: "HEIC")
+        }
+        if error.code == heif_error_Memory_allocation_error && error.subcode == heif_suberror_Security_limit_exceeded {
+            return .corrupt(format: "HEIC", reason: "over libheif's limits")
+        }
+        let fallback = "error \(error.code.rawValue).\(error.subcode.rawValue)"
+        return .corrupt(format: "HEIC", reason: message.withUnsafeBufferPointer { LibraryText.sanitized($0.baseAddress, fallback: fallback) })
+    }
+}

@@ -1,0 +1,69 @@
+/// The top-level boxes of an ISOBMFF file (AVIF, HEIC), walked by their headers only: tells a cut
+/// download from damaged data when a library just says it could not parse.
+enum ISOBMFFBoxes {
+    /// Whether the data ends inside a top-level box whose header is well formed (a size at least its
+    /// header, a type of four letters, digits or spaces) after whole boxes: a truncated file. Damaged
+    /// data (a header of noise) is not.
+    static func endsInsideABox(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let left = bytes.count - offset
+            guard left >= 8 else { return true }
+            let type = (4..<8).map { bytes[offset + $0] }
+            guard type.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x20 }) else { return false }
+            var size = UInt64((0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(bytes[offset + $1]) })
+            var header: UInt64 = 8
+            if size == 1 {
+                guard left >= 16 else { return true }
+                size = (8..<16).reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[offset + $1]) }
+                header = 16
+            } else if size == 0 {
+                return false  // to the end of the file
+            }
+            guard size >= header else { return false }
+            if size > UInt64(left) { return true }
+            offset += Int(size)
+        }
+        return false
+    }
+
+    /// The largest image size the file announces, read from the boxes alone: every item's `ispe`
+    /// (meta/iprp/ipco) and every track's `tkhd` (moov/trak), or nil when it announces none. What
+    /// a library that refuses an oversized header without saying the size is asked about.
+    static func largestAnnouncedSize(_ bytes: UnsafeRawBufferPointer) -> PixelSize? {
+        var largest: PixelSize?
+        func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
+        func note(_ width: Int, _ height: Int) {
+            // Sides of up to 2³² would overflow an area: capped at 2³¹ - 1 (over any pixel cap).
+            let width = min(width, Int(Int32.max)), height = min(height, Int(Int32.max))
+            if width > 0, height > 0, width * height > (largest?.area ?? 0) { largest = PixelSize(width: width, height: height) }
+        }
+        func walk(_ range: Range<Int>, depth: Int) {
+            var offset = range.lowerBound
+            while depth < 8, range.upperBound - offset >= 8 {
+                var size = u32(offset), header = 8
+                if size == 1, range.upperBound - offset >= 16 {
+                    size = (8..<16).reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
+                    header = 16
+                } else if size == 0 {
+                    size = range.upperBound - offset
+                }
+                guard size >= header, size <= range.upperBound - offset else { return }
+                let body = (offset + header)..<(offset + size)
+                switch String(decoding: (4..<8).map { bytes[offset + $0] }, as: UTF8.self) {
+                case "meta" where body.count >= 4: walk((body.lowerBound + 4)..<body.upperBound, depth: depth + 1)
+                case "iprp", "ipco", "moov", "trak": walk(body, depth: depth + 1)
+                case "ispe" where body.count >= 12: note(u32(body.lowerBound + 4), u32(body.lowerBound + 8))
+                case "tkhd":
+                    // Version 0: 32-bit times; 1: 64-bit. Width and height (16.16) end the box.
+                    let end = body.lowerBound + (bytes[body.lowerBound] == 1 ? 96 : 84)
+                    if end <= body.upperBound { note(u32(end - 8) >> 16, u32(end - 4) >> 16) }
+                default: break
+                }
+                offset += size
+            }
+        }
+        walk(0..<bytes.count, depth: 0)
+        return largest
+    }
+}
