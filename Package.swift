@@ -34,6 +34,7 @@ let package = Package(
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "CGIF", linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
+        .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         .target(name: "CSixel", linkerSettings: [.linkedLibrary("sixel")]),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
@@ -45,7 +46,7 @@ let package = Package(
         .target(name: "SafeText"),
         .target(name: "SafeFiles"),
         .target(name: "Zlib", dependencies: ["CZlib"]),
-        .target(name: "ImageCodecs", dependencies: ["Locking", "CJPEG", "CPNG", "CGIF", "CWebP"]),
+        .target(name: "ImageCodecs", dependencies: ["Locking", "CJPEG", "CPNG", "CGIF", "CWebP", "CTIFF"]),
         .target(
             name: "WebImage",
             dependencies: [

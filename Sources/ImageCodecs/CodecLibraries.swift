@@ -1,6 +1,7 @@
 import CGIF
 import CJPEG
 import CPNG
+import CTIFF
 import CWebP
 
 /// Versions of the codec libraries this process runs against, for `sdgallery --version`.
@@ -15,6 +16,7 @@ public enum CodecLibraries {
             ("libpng", "\(png / 10000).\(png / 100 % 100).\(png % 100)"),
             ("giflib", "\(gif / 10000).\(gif / 100 % 100).\(gif % 100)"),
             ("libwebp", packed(sdg_webp_decoder_version()) + " (demux " + packed(sdg_webp_demux_version()) + ")"),
+            ("libtiff", String(cString: sdg_tiff_version()).replacingOccurrences(of: "LIBTIFF, Version ", with: "")),
         ]
     }
 
