@@ -114,6 +114,34 @@ import TestSupport
         }
     }
 
+    /// libtiff's errors and warnings (an unknown tag, a strip past the end, a damaged file) reach
+    /// the caller as text and never standard error.
+    @Test func libtiffNeverPrints() throws {
+        let data = try Reference.data("tiff/rgb-lzw.tif")
+        let inputs = [
+            Self.tiff(Self.rgbHeader(width: 10, height: 10, extra: [(65000, 3, 7)]), pixels: [UInt8](repeating: 0, count: 100)),
+            data.prefix(data.count / 2), data.prefix(200), Data([0x49, 0x49, 0x2A, 0x00, 0xFF, 0xFF, 0, 0]),
+        ]
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tiff-stderr-\(UUID().uuidString)")
+        let sink = open(file.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(sink >= 0)
+        defer { unlink(file.path) }
+        fflush(nil)
+        let saved = dup(2)
+        dup2(sink, 2)
+        var errors: [String] = []
+        for input in inputs {
+            do { _ = try ImageCoders.decode(input) } catch { errors.append("\(error)") }
+        }
+        fflush(nil)
+        dup2(saved, 2)
+        close(saved)
+        close(sink)
+        let printed = try String(contentsOf: file, encoding: .utf8)
+        #expect(printed.isEmpty, "\(printed)")
+        #expect(errors.count == 4, "\(errors)")
+    }
+
     @Test func incrementalDecodeEqualsOneShot() throws {
         let data = try Reference.data("tiff/rgba-unassociated.tif")
         let options = DecodeOptions(targetSize: PixelSize(width: 40, height: 40))
