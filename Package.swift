@@ -36,6 +36,7 @@ let package = Package(
         .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
         .target(name: "CAVIF", linkerSettings: [.linkedLibrary("avif")]),
         .target(name: "CHEIF", linkerSettings: [.linkedLibrary("heif")]),
+        .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         .target(name: "CSixel", linkerSettings: [.linkedLibrary("sixel")]),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
@@ -47,7 +48,7 @@ let package = Package(
         .target(name: "SafeText"),
         .target(name: "SafeFiles"),
         .target(name: "Zlib", dependencies: ["CZlib"]),
-        .target(name: "ImageCodecs", dependencies: ["Locking", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF", "CHEIF"]),
+        .target(name: "ImageCodecs", dependencies: ["Locking", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF", "CHEIF", "CTIFF"]),
         .target(
             name: "WebImage",
             dependencies: [

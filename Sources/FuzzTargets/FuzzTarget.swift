@@ -37,6 +37,12 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// A progressive JPEG whose scan script (and entropy data) the bytes give: repeated, invalid
     /// and out-of-order scans through the image target's checks (`JPEGScanScript`).
     case jpegScans = "jpeg-scans"
+    /// TIFF (libtiff), as `jpeg` ("II*\0" added when missing).
+    case tiff
+    /// BMP (our decoder), as `jpeg` (a file header added when missing).
+    case bmp
+    /// ICO (our decoder; PNG and DIB entries), as `jpeg` (a one-entry directory added when missing).
+    case ico
 
     /// Largest input worth trying (libFuzzer's `-max_len` unless given): images big enough for a
     /// few frames or scans, texts of a few dozen lines or replies.
@@ -45,6 +51,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .jpeg, .png, .gif, .webp, .avif, .heic, .sniffAny: return 16_384
         case .urllist, .probe, .tree: return 4096
         case .jpegScans: return 16_384
+        case .tiff, .bmp, .ico: return 16_384
         }
     }
 
@@ -62,6 +69,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .probe: return "terminal reply bytes: ProbeReplyParser.parse + capability resolution"
         case .tree: return "a directory tree with links, then command-line arguments: URLListIndex.load"
         case .jpegScans: return "a progressive JPEG scan script: full, boxed and incremental decodes"
+        case .tiff: return "TIFF bytes: sniff, full decode, boxed decode, incremental feed"
+        case .bmp: return "BMP bytes: sniff, full decode, boxed decode, incremental feed"
+        case .ico: return "ICO bytes: sniff, full decode, boxed decode, incremental feed"
         }
     }
 
@@ -79,6 +89,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .probe: return TextFuzzing.probeReplies(data)
         case .tree: return DirectoryTreeFuzzing.run(data)
         case .jpegScans: return JPEGScanScript.run(data)
+        case .tiff: return ImageFuzzing.run(data, forcing: .tiff)
+        case .bmp: return ImageFuzzing.run(data, forcing: .bmp)
+        case .ico: return ImageFuzzing.run(data, forcing: .ico)
         }
     }
 

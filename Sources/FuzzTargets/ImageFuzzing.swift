@@ -70,10 +70,25 @@ enum ImageFuzzing {
             let brands = format == .avif ? ["avif", "avif", "mif1", "miaf"] : ["heic", "mif1", "heic"]
             let box = [UInt8](Data(brands[0].utf8)) + [0, 0, 0, 0] + brands.dropFirst().flatMap { [UInt8]($0.utf8) }
             return Data(withUnsafeBytes(of: UInt32(box.count + 8).bigEndian) { Array($0) } + Array("ftyp".utf8) + box) + data
+        case .tiff: magic = [0x49, 0x49, 0x2A, 0x00]
+        case .bmp, .ico: return ImageFormat.sniff(data) == format ? data : wrapped(data, as: format)
         default: return data
         }
         if format == .gif && data.starts(with: Array("GIF87a".utf8)) { return data }
+        if format == .tiff && data.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return data }
         return data.starts(with: magic) ? data : Data(magic) + data
+    }
+
+    /// Raw bytes made a BMP (a file header, and an INFO header size unless they start with one) or an
+    /// ICO (a one-entry directory pointing at them).
+    static func wrapped(_ data: Data, as format: ImageFormat) -> Data {
+        func le32(_ v: Int) -> [UInt8] { withUnsafeBytes(of: UInt32(truncatingIfNeeded: v).littleEndian) { Array($0) } }
+        if format == .ico {
+            return Data([0, 0, 1, 0, 1, 0, 32, 32, 0, 0, 1, 0, 32, 0] + le32(data.count) + le32(22)) + data
+        }
+        let head = [UInt8](data.prefix(2))
+        let dib = head.count == 2 && [12, 16, 40, 52, 56, 64, 108, 124].contains(head[0]) && head[1] == 0 ? data : Data(le32(40)) + data
+        return Data(Array("BM".utf8) + le32(14 + dib.count) + le32(0) + le32(14 + 40)) + dib
     }
 
     /// One-shot decode; checks the image or the error.

@@ -3,6 +3,7 @@ import CGIF
 import CHEIF
 import CJPEG
 import CPNG
+import CTIFF
 import CWebP
 
 /// Versions of the codec libraries this process runs against, for `sdgallery --version`.
@@ -19,6 +20,7 @@ public enum CodecLibraries {
             ("libwebp", packed(sdg_webp_decoder_version()) + " (demux " + packed(sdg_webp_demux_version()) + ")"),
             ("libavif", String(cString: sdg_avif_version()) + " (" + avifCodecs + ")"),
             ("libheif", String(cString: sdg_heif_version())),
+            ("libtiff", String(cString: sdg_tiff_version()).replacingOccurrences(of: "LIBTIFF, Version ", with: "")),
         ]
     }
 

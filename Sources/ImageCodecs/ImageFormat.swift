@@ -54,12 +54,14 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
         if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return .gif }
         if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { return .webp }
-        if starts(Array("BM".utf8)) && b.count >= 14 { return .bmp }
+        // BMP: "BM", the 14-byte file header, then a DIB header of a known size (its low bytes).
+        if starts(Array("BM".utf8)) && b.count >= 16 && [12, 16, 40, 52, 56, 64, 108, 124].contains(b[14]) && b[15] == 0 { return .bmp }
         if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         // JPEG XL: a bare codestream, or the ISOBMFF container's signature box.
         if starts([0xFF, 0x0A]) || starts([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
-        // ICO: reserved 0, type 1, at least one entry whose reserved byte is 0.
-        if starts([0, 0, 1, 0]) && b.count >= 22 && (b[4] != 0 || b[5] != 0) && b[9] == 0 { return .ico }
+        // ICO: reserved 0, type 1, at least one entry whose reserved byte is 0 and planes 0 or 1
+        // (all within the 16 bytes an incremental decode sniffs).
+        if starts([0, 0, 1, 0]) && b.count >= 16 && (b[4] != 0 || b[5] != 0) && b[9] == 0 && b[10] <= 1 && b[11] == 0 { return .ico }
         if starts(Array("ftyp".utf8), at: 4), b.count >= 12 {
             let brand = String(decoding: b[8..<12], as: UTF8.self)
             if brand.hasPrefix("avi") { return .avif }

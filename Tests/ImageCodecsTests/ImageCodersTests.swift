@@ -7,7 +7,7 @@ import Testing
         #expect(throws: DecodeError.empty) { try ImageCoders.decode(Data()) }
         #expect(throws: DecodeError.notAnImage(kind: "unknown")) { try ImageCoders.decode(try Reference.data("bad/random.bin")) }
         #expect(throws: DecodeError.notAnImage(kind: "text/html")) { try ImageCoders.decode(try Reference.data("bad/page.html")) }
-        #expect(throws: DecodeError.unsupportedFormat(name: "BMP")) { try ImageCoders.decode(Data("BM".utf8) + Data(count: 60)) }
+        #expect(throws: DecodeError.corrupt(format: "BMP", reason: "0 planes")) { try ImageCoders.decode(Data("BM".utf8) + Data(count: 12) + Data([40]) + Data(count: 60)) }
     }
 
     /// Random bytes behind each format's magic: an error, never a crash or a print.
