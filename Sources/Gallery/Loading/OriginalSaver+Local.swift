@@ -27,7 +27,7 @@ extension OriginalSaver {
         case .success(let read): data = read
         case .failure(let refusal): return .failure(LocalRefusal(text: refusal.reason.hasPrefix("file too large") ? "file too large" : refusal.reason))
         }
-        guard ImageFormat.sniff(data.prefix(16)).isDecodable else { return .failure(LocalRefusal(text: "not an image")) }
+        guard ImageFormat.sniff(data).isDecodable else { return .failure(LocalRefusal(text: "not an image")) }
         return .success((data, file.mode & S_IROTH != 0 ? 0o644 : 0o600))
     }
 }

@@ -72,12 +72,12 @@ extension URLListIndex {
         guard case .success(let file) = SafeFile.openForReading(path) else { return .missing("cannot be read") }
         let handle = FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: true)
         defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        let head = (try? handle.read(upToCount: 512)) ?? Data()
         return ImageFormat.sniff(head).isDecodable ? .image(path) : .list
     }
 
     /// File extensions taken from directories (a directory's files are not each opened to sniff).
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "gif", "webp"]
+    static let imageExtensions: Set<String> = ImageCoderRegistry.fileExtensions
 
     /// The images of `directory` (by extension), natural order, subdirectories after the files of
     /// their parent when `recursive`. Hidden entries are skipped. Every folder is entered once, by

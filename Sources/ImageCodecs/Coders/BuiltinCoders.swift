@@ -5,6 +5,7 @@ import Foundation
 struct JPEGCoder: ImageCoder {
     var format: ImageFormat { .jpeg }
     var mediaType: String { "image/jpeg" }
+    var fileExtensions: [String] { ["jpg", "jpeg", "jpe", "jfif"] }
     var capabilities: ImageCoderCapabilities { [.scaledDecode, .progressive, .earlyStop] }
     func decode(_ data: Data, options: DecodeOptions) throws -> Image { try JPEGSession.decode(data, options: options) }
     func makeSession(options: DecodeOptions) throws -> (any CoderSession)? { try JPEGSession(options: options, incremental: true) }

@@ -4,6 +4,7 @@ import Foundation
 struct HEICCoder: ImageCoder {
     var format: ImageFormat { .heic }
     var mediaType: String { "image/heic" }
+    var fileExtensions: [String] { ["heic", "heif"] }
     var capabilities: ImageCoderCapabilities { [] }
     func decode(_ data: Data, options: DecodeOptions) throws -> Image { try HEICDecoder.decode(data, options: options) }
 }

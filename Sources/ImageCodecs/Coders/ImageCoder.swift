@@ -40,6 +40,9 @@ public protocol ImageCoder: Sendable {
     var mediaType: String { get }
     /// What this coder can do.
     var capabilities: ImageCoderCapabilities { get }
+    /// The extensions files of this format go by ("jpg", "jpeg", "jpe"): a folder's walk takes the
+    /// files named so (the bytes still decide the format).
+    var fileExtensions: [String] { get }
     /// Decodes complete bytes.
     func decode(_ data: Data, options: DecodeOptions) throws -> Image
     /// A session fed the bytes as they arrive, or nil for a coder that decodes once at the end
@@ -55,6 +58,7 @@ public protocol ImageCoder: Sendable {
 }
 
 extension ImageCoder {
+    public var fileExtensions: [String] { format.fileExtension.map { [$0] } ?? [] }
     public func makeSession(options: DecodeOptions) throws -> (any CoderSession)? { nil }
     public func sufficientImage(buffered: Data, options: DecodeOptions) -> Image? { nil }
     public func decodeStoppingEarly(_ data: Data, options: DecodeOptions) throws -> Image { try decode(data, options: options) }

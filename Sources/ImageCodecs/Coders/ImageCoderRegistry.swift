@@ -13,6 +13,9 @@ public enum ImageCoderRegistry {
 
     private static let byFormat: [ImageFormat: any ImageCoder] = Dictionary(coders.map { ($0.format, $0) }, uniquingKeysWith: { a, _ in a })
 
+    /// Every file extension of a format decoded here, lowercased.
+    public static let fileExtensions: Set<String> = Set(coders.flatMap(\.fileExtensions))
+
     /// The coder for `format`, or nil when this build does not decode it.
     public static func coder(for format: ImageFormat) -> (any ImageCoder)? { byFormat[format] }
 

@@ -4,6 +4,7 @@ import Foundation
 struct TIFFCoder: ImageCoder {
     var format: ImageFormat { .tiff }
     var mediaType: String { "image/tiff" }
+    var fileExtensions: [String] { ["tiff", "tif"] }
     var capabilities: ImageCoderCapabilities { [] }
     func decode(_ data: Data, options: DecodeOptions) throws -> Image { try TIFFDecoder.decode(data, options: options) }
 }

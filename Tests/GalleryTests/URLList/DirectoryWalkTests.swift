@@ -3,6 +3,7 @@ import Locking
 import Testing
 import TestSupport
 @testable import Gallery
+import ImageCodecs
 
 /// `-r` over symlinked folders (issue 21): every folder is entered once, by (device, inode), and a walk
 /// is capped in folders.
@@ -26,6 +27,25 @@ import TestSupport
         try Data([0xFF, 0xD8, 0xFF, 0xE0]).write(to: dir.appendingPathComponent("a.jpg"))
         for (name, target) in links { try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent(name).path, withDestinationPath: target) }
         return dir
+    }
+
+    /// Every format a coder decodes is taken from a folder by its extensions (the walk took only
+    /// JPEG, PNG, GIF and WebP names), and an SVG file named on the command line is an image, told
+    /// by its first 512 bytes (16 were not enough past an XML declaration: it was read as a list).
+    @Test func aFolderOfEveryFormatListsEachAndAnSVGArgumentIsAnImage() throws {
+        let dir = try Fixtures.temporaryDirectory("formats")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let names = ["a.avif", "b.heic", "c.jxl", "d.svg", "e.tif", "f.tiff", "g.bmp", "h.ico", "i.jpeg", "notes.txt"]
+        for name in names { try Data("x".utf8).write(to: dir.appendingPathComponent(name)) }
+        let listed = Self.walk(dir.path)?.map { ($0 as NSString).lastPathComponent }
+        let decodedHere = Set(ImageCoderRegistry.coders.flatMap(\.fileExtensions))
+        #expect(listed == names.filter { decodedHere.contains(($0 as NSString).pathExtension) })
+        #expect(["avif", "heic", "tif", "tiff", "bmp", "ico"].allSatisfy(decodedHere.contains))
+        let svg = dir.appendingPathComponent("logo.svg")
+        try Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- a comment -->\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"4\"/>".utf8).write(to: svg)
+        if ImageFormat.svg.isDecodable {
+            #expect(URLListIndex.kind(of: svg.path, cwd: dir) == .image(svg.path))
+        }
     }
 
     @Test func oneSelfLinkListsTheImageOnce() throws {
