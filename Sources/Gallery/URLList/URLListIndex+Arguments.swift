@@ -73,7 +73,13 @@ extension URLListIndex {
         let handle = FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: true)
         defer { try? handle.close() }
         let head = (try? handle.read(upToCount: 512)) ?? Data()
-        return ImageFormat.sniff(head).isDecodable ? .image(path) : .list
+        switch ImageFormat.sniff(head) {
+        case .text, .html: return .list
+        // Binary and no image: read as a list, a PDF's bytes became lines of garbage URLs.
+        case .unknown: return head.isEmpty ? .list : .missing("not an image or a list of URLs")
+        // An image (its cell says so when this build cannot decode its format).
+        default: return .image(path)
+        }
     }
 
     /// File extensions taken from directories (a directory's files are not each opened to sniff).

@@ -43,9 +43,12 @@ import ImageCodecs
         #expect(["avif", "heic", "tif", "tiff", "bmp", "ico"].allSatisfy(decodedHere.contains))
         let svg = dir.appendingPathComponent("logo.svg")
         try Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- a comment -->\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"4\"/>".utf8).write(to: svg)
-        if ImageFormat.svg.isDecodable {
-            #expect(URLListIndex.kind(of: svg.path, cwd: dir) == .image(svg.path))
-        }
+        #expect(URLListIndex.kind(of: svg.path, cwd: dir) == .image(svg.path))
+        // Binary bytes that are no image are not read as a list of garbage URLs.
+        let binary = dir.appendingPathComponent("archive.zip")
+        try Data([0x50, 0x4B, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00, 0x9C, 0xFE, 0x01, 0x02, 0x80, 0x81]).write(to: binary)
+        #expect(URLListIndex.kind(of: binary.path, cwd: dir) == .missing("not an image or a list of URLs"))
+        #expect(URLListIndex.kind(of: dir.appendingPathComponent("notes.txt").path, cwd: dir) == .list)
     }
 
     @Test func oneSelfLinkListsTheImageOnce() throws {
