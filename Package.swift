@@ -34,6 +34,9 @@ let package = Package(
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "CGIF", linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
+        .target(name: "CJXL", linkerSettings: [.linkedLibrary("jxl")]),
+        // librsvg is dlopen'ed on the first SVG (Sources/CRSVG): nothing to link.
+        .target(name: "CRSVG"),
         .target(name: "CSixel", linkerSettings: [.linkedLibrary("sixel")]),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
@@ -45,7 +48,7 @@ let package = Package(
         .target(name: "SafeText"),
         .target(name: "SafeFiles"),
         .target(name: "Zlib", dependencies: ["CZlib"]),
-        .target(name: "ImageCodecs", dependencies: ["Locking", "CJPEG", "CPNG", "CGIF", "CWebP"]),
+        .target(name: "ImageCodecs", dependencies: ["Locking", "CJPEG", "CPNG", "CGIF", "CWebP", "CJXL", "CRSVG"]),
         .target(
             name: "WebImage",
             dependencies: [

@@ -21,6 +21,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case gif
     /// WebP, as `jpeg` (the RIFF header is added when missing).
     case webp
+    /// JPEG XL, as `jpeg` (a bare codestream's signature FF 0A is added when missing).
+    case jxl
+    /// SVG, as `jpeg` ("<svg " is put in front when sniffing would not say SVG).
+    case svg
     /// Anything: sniffing decides (text, HTML, SVG and the undecodable formats included).
     case sniffAny = "sniff-any"
     /// `URLList.parse` on the bytes as UTF-8 list text.
@@ -38,7 +42,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// few frames or scans, texts of a few dozen lines or replies.
     public var maxLength: Int {
         switch self {
-        case .jpeg, .png, .gif, .webp, .sniffAny: return 16_384
+        case .jpeg, .png, .gif, .webp, .jxl, .svg, .sniffAny: return 16_384
         case .urllist, .probe, .tree: return 4096
         case .jpegScans: return 16_384
         }
@@ -51,6 +55,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .png: return "PNG bytes: sniff, full decode, boxed decode, incremental feed"
         case .gif: return "GIF bytes: sniff, full decode, boxed decode, incremental feed"
         case .webp: return "WebP bytes: sniff, full decode, boxed decode, incremental feed"
+        case .jxl: return "JPEG XL bytes: sniff, full decode, boxed decode, incremental feed"
+        case .svg: return "SVG text: sniff, full render, boxed render, incremental feed"
         case .sniffAny: return "any bytes: sniff, then the generic decode paths"
         case .urllist: return "URL-list text: URLList.parse"
         case .probe: return "terminal reply bytes: ProbeReplyParser.parse + capability resolution"
@@ -66,6 +72,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .png: return ImageFuzzing.run(data, forcing: .png)
         case .gif: return ImageFuzzing.run(data, forcing: .gif)
         case .webp: return ImageFuzzing.run(data, forcing: .webp)
+        case .jxl: return ImageFuzzing.run(data, forcing: .jxl)
+        case .svg: return ImageFuzzing.run(data, forcing: .svg)
         case .sniffAny: return ImageFuzzing.run(data, forcing: nil)
         case .urllist: return TextFuzzing.urlList(data)
         case .probe: return TextFuzzing.probeReplies(data)

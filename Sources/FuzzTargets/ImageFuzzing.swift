@@ -61,6 +61,12 @@ enum ImageFuzzing {
             if data.count >= 12 && data.prefix(4) == Data("RIFF".utf8) && data.dropFirst(8).prefix(4) == Data("WEBP".utf8) { return data }
             let size = UInt32(truncatingIfNeeded: data.count + 4)
             return Data("RIFF".utf8) + withUnsafeBytes(of: size.littleEndian) { Data($0) } + Data("WEBP".utf8) + data
+        case .jxl:
+            // The container's signature box is left as it is; anything else becomes a bare codestream.
+            if ImageFormat.sniff(data) == .jxl { return data }
+            magic = [0xFF, 0x0A]
+        case .svg:
+            return ImageFormat.sniff(data) == .svg ? data : Data("<svg ".utf8) + data
         default: return data
         }
         if format == .gif && data.starts(with: Array("GIF87a".utf8)) { return data }

@@ -1,5 +1,6 @@
 import CGIF
 import CJPEG
+import CJXL
 import CPNG
 import CWebP
 
@@ -10,11 +11,14 @@ public enum CodecLibraries {
         let turbo = sdg_jpeg_turbo_version_number()
         let png = Int(sdg_png_version_number())
         let gif = Int(sdg_gif_version_number())
+        let jxl = Int(sdg_jxl_version())
         return [
             ("libjpeg-turbo", "\(turbo / 1_000_000).\(turbo / 1000 % 1000).\(turbo % 1000) (libjpeg API \(sdg_jpeg_lib_version()))"),
             ("libpng", "\(png / 10000).\(png / 100 % 100).\(png % 100)"),
             ("giflib", "\(gif / 10000).\(gif / 100 % 100).\(gif % 100)"),
             ("libwebp", packed(sdg_webp_decoder_version()) + " (demux " + packed(sdg_webp_demux_version()) + ")"),
+            ("libjxl", "\(jxl / 1_000_000).\(jxl / 1000 % 1000).\(jxl % 1000)"),
+            ("librsvg", SVGDecoder.libraryVersion ?? "not found (SVG not decoded)"),
         ]
     }
 

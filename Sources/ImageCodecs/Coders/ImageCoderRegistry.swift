@@ -9,7 +9,7 @@ import Foundation
 /// ```
 public enum ImageCoderRegistry {
     /// Every coder, in the order a server should prefer their formats (smaller files first).
-    public static let coders: [any ImageCoder] = [WebPCoder(), PNGCoder(), JPEGCoder(), GIFCoder()]
+    public static let coders: [any ImageCoder] = [JXLCoder(), WebPCoder(), PNGCoder(), JPEGCoder(), GIFCoder(), SVGCoder()]
 
     private static let byFormat: [ImageFormat: any ImageCoder] = Dictionary(coders.map { ($0.format, $0) }, uniquingKeysWith: { a, _ in a })
 
