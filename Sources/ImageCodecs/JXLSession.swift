@@ -181,20 +181,21 @@ final class JXLSession {
     /// The DC image when it is final at the target (see `progression`), nil before or otherwise.
     func sufficientImage() -> Image? { sufficient }
 
-    /// All bytes are in: the final image or the error (`.truncated` when the file ends early).
+    /// All bytes are in: the final image or the error (`.truncated` when the file ends early). An
+    /// animation whose later frame fails or is cut off keeps the frames before it (as GIF and WebP).
     func finish() throws -> Image {
-        if let error { throw error }
-        if !done && !refused {
+        if error == nil && !done && !refused {
             sdg_jxl_close_input(handle)
             run()
-            if let error { throw error }
         }
-        guard done, let geometry else { throw DecodeError.truncated(format: "JPEG XL") }
-        if let still, animation == nil { return still }
-        guard let first = frames.first else { throw DecodeError.truncated(format: "JPEG XL") }
-        return Image(
-            width: geometry.target.width, height: geometry.target.height, pixels: first.pixels,
-            frames: frames.count > 1 ? frames : [], loopCount: Int(info.num_loops), sourceSize: geometry.display
-        )
+        if let geometry, animation != nil, let first = frames.first {
+            return Image(
+                width: geometry.target.width, height: geometry.target.height, pixels: first.pixels,
+                frames: frames.count > 1 ? frames : [], loopCount: Int(info.num_loops), sourceSize: geometry.display
+            )
+        }
+        if let error { throw error }
+        guard done, let still else { throw DecodeError.truncated(format: "JPEG XL") }
+        return still
     }
 }
