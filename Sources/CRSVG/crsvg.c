@@ -31,6 +31,7 @@ static struct {
 } rsvg;
 
 static pthread_once_t sdg_svg_once = PTHREAD_ONCE_INIT;
+static int sdg_svg_loaded;  // set (atomically) once librsvg's functions are resolved
 static char sdg_svg_error[256];
 static char sdg_svg_version_text[32];
 
@@ -76,7 +77,10 @@ static void sdg_svg_open_library(void) {
                    *micro = dlsym(lib, "rsvg_micro_version");
     if (major && minor && micro) snprintf(sdg_svg_version_text, sizeof sdg_svg_version_text, "%u.%u.%u", *major, *minor, *micro);
     else snprintf(sdg_svg_version_text, sizeof sdg_svg_version_text, "2");
+    __atomic_store_n(&sdg_svg_loaded, 1, __ATOMIC_RELEASE);
 }
+
+int sdg_svg_is_loaded(void) { return __atomic_load_n(&sdg_svg_loaded, __ATOMIC_ACQUIRE); }
 
 int sdg_svg_load(void) {
     pthread_once(&sdg_svg_once, sdg_svg_open_library);

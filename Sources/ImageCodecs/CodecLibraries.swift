@@ -18,7 +18,7 @@ public enum CodecLibraries {
             ("giflib", "\(gif / 10000).\(gif / 100 % 100).\(gif % 100)"),
             ("libwebp", packed(sdg_webp_decoder_version()) + " (demux " + packed(sdg_webp_demux_version()) + ")"),
             ("libjxl", "\(jxl / 1_000_000).\(jxl / 1000 % 1000).\(jxl % 1000)"),
-            ("librsvg", SVGDecoder.libraryVersion ?? "not found (SVG not decoded)"),
+            ("librsvg", SVGDecoder.libraryVersion),
         ]
     }
 

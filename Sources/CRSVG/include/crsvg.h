@@ -17,6 +17,9 @@ int sdg_svg_load(void);
 const char *sdg_svg_load_error(void);
 /// librsvg's version ("2.54.7"), or "" when it cannot be loaded.
 const char *sdg_svg_version(void);
+/// Whether librsvg is loaded already (without loading it): `sdgallery --version` is built at every
+/// start-up, which must not pay for librsvg.
+int sdg_svg_is_loaded(void);
 
 /// Parses an SVG document (copied by librsvg). NULL on failure, `error` then holds librsvg's message.
 sdg_svg *sdg_svg_open(const uint8_t *bytes, size_t length, char *error, size_t error_size);
