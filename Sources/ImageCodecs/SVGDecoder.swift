@@ -62,7 +62,7 @@ enum SVGDecoder {
     /// Never loads it: `sdgallery --version`'s text is made at every start-up, and loading librsvg
     /// (cairo, pango, glib, fontconfig…: 45 libraries) cost each start-up ≈ 15 ms.
     static var libraryVersion: String {
-        guard sdg_svg_is_loaded() != 0 else { return "loaded on the first SVG" }
+        guard sdg_svg_is_loaded() != 0 else { return "2.x, loaded on the first SVG" }
         let version = String(cString: sdg_svg_version())
         return version.isEmpty ? String(cString: sdg_svg_load_error()) : version
     }
