@@ -30,14 +30,27 @@ struct JXLEarlyStopDownloadTests {
         return try Data(contentsOf: URL(fileURLWithPath: jxl))
     }
 
-    @Test func aCellsLoadStopsAtTheDC() async throws {
+    /// A cell's load with `options`: its final result.
+    static func cell(_ kit: ManagerTestKit, _ path: String, _ size: PixelSize, options: ImageRequest.Options) async -> ImageLoadResult? {
+        let results = LoadRecorder()
+        kit.manager.loadImage(with: ImageRequest(url: kit.server.url(path), targetSize: size, options: options)) { results.record($0) }
+        _ = await results.wait { $0.contains { $0.isFinished } }
+        _ = await kit.server.waitUntil { $0.filter { $0.path == path }.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
+        return results.all.first { $0.isFinished }
+    }
+
+    /// A gallery cell (partial images wanted) and `--print` (`.stopWhenSufficient` alone: before,
+    /// NeededBytes's "all", which reads JPEG markers only, turned that one into a one-shot decode of
+    /// the whole body).
+    @Test(arguments: [[ImageRequest.Options.progressiveLoad, .stopWhenSufficient], [.stopWhenSufficient]])
+    func aCellsLoadStopsAtTheDC(options: [ImageRequest.Options]) async throws {
         let body = try Self.photo()
         let kit = try await ManagerTestKit.make()
         var stub = StubResponse.ok(body, contentType: "image/jxl")
         stub.etag = "\"j1\""
         stub.bytesPerSecond = 1_000_000
         kit.server.route("/p.jxl", stub)
-        let result = try #require(await NeededBytesDownloadTests.cell(kit, "/p.jxl", PixelSize(width: 160, height: 96)))
+        let result = try #require(await Self.cell(kit, "/p.jxl", PixelSize(width: 160, height: 96), options: ImageRequest.Options(options)))
         let image = try #require(result.image)
         #expect(image.size == PixelSize(width: 128, height: 96))
         #expect(image.earlyTier == .scale(denominator: 8))
