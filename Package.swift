@@ -37,6 +37,9 @@ let package = Package(
         .target(name: "CAVIF", linkerSettings: [.linkedLibrary("avif")]),
         .target(name: "CHEIF", linkerSettings: [.linkedLibrary("heif")]),
         .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
+        .target(name: "CJXL", linkerSettings: [.linkedLibrary("jxl")]),
+        // librsvg is dlopen'ed on the first SVG (Sources/CRSVG): nothing to link.
+        .target(name: "CRSVG"),
         .target(name: "CSixel", linkerSettings: [.linkedLibrary("sixel")]),
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("crypto")]),
@@ -48,7 +51,7 @@ let package = Package(
         .target(name: "SafeText"),
         .target(name: "SafeFiles"),
         .target(name: "Zlib", dependencies: ["CZlib"]),
-        .target(name: "ImageCodecs", dependencies: ["Locking", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF", "CHEIF", "CTIFF"]),
+        .target(name: "ImageCodecs", dependencies: ["Locking", "CJPEG", "CPNG", "CGIF", "CWebP", "CAVIF", "CHEIF", "CTIFF", "CJXL", "CRSVG"]),
         .target(
             name: "WebImage",
             dependencies: [

@@ -25,6 +25,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case avif
     /// HEIC, as `jpeg` (an `ftyp` box naming `heic` is added when missing).
     case heic
+    /// JPEG XL, as `jpeg` (a bare codestream's signature FF 0A is added when missing).
+    case jxl
+    /// SVG, as `jpeg` ("<svg " is put in front when sniffing would not say SVG).
+    case svg
     /// Anything: sniffing decides (text, HTML, SVG and the undecodable formats included).
     case sniffAny = "sniff-any"
     /// `URLList.parse` on the bytes as UTF-8 list text.
@@ -48,7 +52,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// few frames or scans, texts of a few dozen lines or replies.
     public var maxLength: Int {
         switch self {
-        case .jpeg, .png, .gif, .webp, .avif, .heic, .sniffAny: return 16_384
+        case .jpeg, .png, .gif, .webp, .avif, .heic, .jxl, .svg, .sniffAny: return 16_384
         case .urllist, .probe, .tree: return 4096
         case .jpegScans: return 16_384
         case .tiff, .bmp, .ico: return 16_384
@@ -64,6 +68,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .webp: return "WebP bytes: sniff, full decode, boxed decode, incremental feed"
         case .avif: return "AVIF bytes: sniff, full decode, boxed decode, incremental feed"
         case .heic: return "HEIC bytes: sniff, full decode, boxed decode, incremental feed"
+        case .jxl: return "JPEG XL bytes: sniff, full decode, boxed decode, incremental feed"
+        case .svg: return "SVG text: sniff, full render, boxed render, incremental feed"
         case .sniffAny: return "any bytes: sniff, then the generic decode paths"
         case .urllist: return "URL-list text: URLList.parse"
         case .probe: return "terminal reply bytes: ProbeReplyParser.parse + capability resolution"
@@ -84,6 +90,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .webp: return ImageFuzzing.run(data, forcing: .webp)
         case .avif: return ImageFuzzing.run(data, forcing: .avif)
         case .heic: return ImageFuzzing.run(data, forcing: .heic)
+        case .jxl: return ImageFuzzing.run(data, forcing: .jxl)
+        case .svg: return ImageFuzzing.run(data, forcing: .svg)
         case .sniffAny: return ImageFuzzing.run(data, forcing: nil)
         case .urllist: return TextFuzzing.urlList(data)
         case .probe: return TextFuzzing.probeReplies(data)

@@ -72,6 +72,12 @@ enum ImageFuzzing {
             return Data(withUnsafeBytes(of: UInt32(box.count + 8).bigEndian) { Array($0) } + Array("ftyp".utf8) + box) + data
         case .tiff: magic = [0x49, 0x49, 0x2A, 0x00]
         case .bmp, .ico: return ImageFormat.sniff(data) == format ? data : wrapped(data, as: format)
+        case .jxl:
+            // The container's signature box is left as it is; anything else becomes a bare codestream.
+            if ImageFormat.sniff(data) == .jxl { return data }
+            magic = [0xFF, 0x0A]
+        case .svg:
+            return ImageFormat.sniff(data) == .svg ? data : Data("<svg ".utf8) + data
         default: return data
         }
         if format == .gif && data.starts(with: Array("GIF87a".utf8)) { return data }

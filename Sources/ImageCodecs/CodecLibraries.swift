@@ -2,6 +2,7 @@ import CAVIF
 import CGIF
 import CHEIF
 import CJPEG
+import CJXL
 import CPNG
 import CTIFF
 import CWebP
@@ -13,6 +14,7 @@ public enum CodecLibraries {
         let turbo = sdg_jpeg_turbo_version_number()
         let png = Int(sdg_png_version_number())
         let gif = Int(sdg_gif_version_number())
+        let jxl = Int(sdg_jxl_version())
         return [
             ("libjpeg-turbo", "\(turbo / 1_000_000).\(turbo / 1000 % 1000).\(turbo % 1000) (libjpeg API \(sdg_jpeg_lib_version()))"),
             ("libpng", "\(png / 10000).\(png / 100 % 100).\(png % 100)"),
@@ -21,6 +23,8 @@ public enum CodecLibraries {
             ("libavif", String(cString: sdg_avif_version()) + " (" + avifCodecs + ")"),
             ("libheif", String(cString: sdg_heif_version())),
             ("libtiff", String(cString: sdg_tiff_version()).replacingOccurrences(of: "LIBTIFF, Version ", with: "")),
+            ("libjxl", "\(jxl / 1_000_000).\(jxl / 1000 % 1000).\(jxl % 1000)"),
+            ("librsvg", SVGDecoder.libraryVersion),
         ]
     }
 

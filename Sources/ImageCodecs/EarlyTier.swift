@@ -3,7 +3,7 @@
 /// what tells it how much it is good for. An image decoded from the whole file has none.
 public enum EarlyTier: Sendable, Hashable, CustomStringConvertible {
     /// A progressive JPEG at 1/`denominator` (8, 4 or 2), once the scans its scan script gives
-    /// that scale were in.
+    /// that scale were in; a JPEG XL at 1/8 once its DC was in (`JXLSession`).
     case scale(denominator: Int)
     /// The JPEG's EXIF (IFD1) thumbnail.
     case exifThumbnail

@@ -75,7 +75,7 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
         var text = String(decoding: b, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let trimmed = text.drop(while: { $0.isWhitespace }).lowercased()
-        if trimmed.hasPrefix("<svg") || (trimmed.hasPrefix("<?xml") && trimmed.contains("<svg")) { return .svg }
+        if trimmed.hasPrefix("<svg") || (trimmed.hasPrefix("<?xml") && trimmed.contains("<svg")) || afterProlog(trimmed).hasPrefix("<svg") { return .svg }
         if trimmed.hasPrefix("<!doctype html") || trimmed.hasPrefix("<html") || trimmed.hasPrefix("<head")
             || trimmed.hasPrefix("<body") || trimmed.hasPrefix("<!--") && trimmed.contains("<html") {
             return .html
@@ -84,5 +84,21 @@ public enum ImageFormat: String, Sendable, Hashable, CaseIterable {
         // Mostly printable bytes: call it text.
         let printable = b.filter { $0 == 9 || $0 == 10 || $0 == 13 || ($0 >= 0x20 && $0 != 0x7F) }.count
         return printable * 100 >= b.count * 95 ? .text : .unknown
+    }
+
+    /// `text` after its leading comments, processing instructions and document type declaration
+    /// (an SVG may start "<!-- Generator: … --><!DOCTYPE svg …>"); what is left when one is unclosed.
+    private static func afterProlog(_ text: String) -> Substring {
+        var rest = Substring(text)
+        while true {
+            rest = rest.drop(while: { $0.isWhitespace })
+            let close: String
+            if rest.hasPrefix("<!--") { close = "-->" } else if rest.hasPrefix("<?") { close = "?>" } else if rest.hasPrefix("<!doctype") {
+                // An internal subset ("[ <!ENTITY …> ]") holds '>' of its own.
+                close = rest.prefix(while: { $0 != ">" }).contains("[") ? "]>" : ">"
+            } else { return rest }
+            guard let end = rest.range(of: close) else { return rest }
+            rest = rest[end.upperBound...]
+        }
     }
 }

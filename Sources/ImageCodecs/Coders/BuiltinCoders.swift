@@ -73,3 +73,37 @@ extension Image {
         return image
     }
 }
+
+/// JPEG XL through libjxl (`JXLSession`): the image while bytes arrive (its DC, then detail), an
+/// early stop at the DC when the target is at most 1/8 of the image, animations frame by frame.
+struct JXLCoder: ImageCoder {
+    var format: ImageFormat { .jxl }
+    var mediaType: String { "image/jxl" }
+    var capabilities: ImageCoderCapabilities { [.progressive, .earlyStop, .animation] }
+    func decode(_ data: Data, options: DecodeOptions) throws -> Image { try JXLSession.decode(data, options: options) }
+    func makeSession(options: DecodeOptions) throws -> (any CoderSession)? { try JXLSession(options: options, incremental: true) }
+
+    /// Fed to a session in steps, its reservation waiting for room now, and ends at the DC when
+    /// that is final at the target.
+    func decodeStoppingEarly(_ data: Data, options: DecodeOptions) throws -> Image {
+        let session = try JXLSession(options: options, incremental: true, waitsForMemory: true)
+        var offset = 0
+        while offset < data.count {
+            let end = min(data.count, offset + SniffingDecoder.retryStep)
+            session.append(data.subdata(in: offset..<end))
+            offset = end
+            if let final = session.sufficientImage() { return final }
+        }
+        return try session.finish()
+    }
+}
+
+extension JXLSession: CoderSession {}
+
+/// SVG through librsvg (`SVGDecoder`): rendered at the target size, decoded once the document is in.
+struct SVGCoder: ImageCoder {
+    var format: ImageFormat { .svg }
+    var mediaType: String { "image/svg+xml" }
+    var capabilities: ImageCoderCapabilities { [.scaledDecode, .vector] }
+    func decode(_ data: Data, options: DecodeOptions) throws -> Image { try SVGDecoder.decode(data, options: options) }
+}

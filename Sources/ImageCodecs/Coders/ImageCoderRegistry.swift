@@ -9,7 +9,9 @@ import Foundation
 /// ```
 public enum ImageCoderRegistry {
     /// Every coder, in the order a server should prefer their formats (smaller files first).
-    public static let coders: [any ImageCoder] = [AVIFCoder(), WebPCoder(), HEICCoder(), PNGCoder(), JPEGCoder(), GIFCoder(), TIFFCoder(), BMPCoder(), ICOCoder()]
+    public static let coders: [any ImageCoder] = [
+        AVIFCoder(), JXLCoder(), WebPCoder(), HEICCoder(), PNGCoder(), JPEGCoder(), GIFCoder(), SVGCoder(), TIFFCoder(), BMPCoder(), ICOCoder(),
+    ]
 
     private static let byFormat: [ImageFormat: any ImageCoder] = Dictionary(coders.map { ($0.format, $0) }, uniquingKeysWith: { a, _ in a })
 

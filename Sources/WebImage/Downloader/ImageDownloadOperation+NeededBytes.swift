@@ -38,8 +38,11 @@ extension ImageDownloadOperation {
         case .all:
             state.needed = nil
             // Nobody watches partial images: the end decodes in one shot (the decoder fed so far is
-            // dropped then).
-            if !isProgressive, state.rendersPartially != false {
+            // dropped then). NeededBytes reads JPEG markers only: for another format whose coder can
+            // stop early (a JPEG XL's DC) its `.all` says nothing, and the decoder stays.
+            let format = ImageFormat.sniff(state.data.prefix(16))
+            let stopsEarly = format != .jpeg && ImageCoderRegistry.coder(for: format)?.capabilities.contains(.earlyStop) == true
+            if !isProgressive, !stopsEarly, state.rendersPartially != false {
                 state.rendersPartially = false
                 state.undecoded = Data()
             }

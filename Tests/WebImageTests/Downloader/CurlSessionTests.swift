@@ -35,7 +35,7 @@ struct CurlSessionTests {
         let headers = ["If-None-Match": "\"abc\"", "Range": "bytes=0-9"]
         let result = await fetch(downloader, server.url("/h"), options: .ignoreCachedResponse, headers: headers)
         let request = try #require(server.requests.first)
-        #expect(request.header("Accept") == "image/avif,image/webp,image/heic,image/png,image/jpeg,image/gif,image/tiff,image/bmp,image/x-icon,image/*;q=0.8")
+        #expect(request.header("Accept") == "image/avif,image/jxl,image/webp,image/heic,image/png,image/jpeg,image/gif,image/svg+xml,image/tiff,image/bmp,image/x-icon,image/*;q=0.8")
         #expect(request.header("User-Agent")?.hasPrefix("sdgallery/") == true)
         #expect(request.header("X-Test") == "yes")
         #expect(request.header("X-Drop") == nil)
