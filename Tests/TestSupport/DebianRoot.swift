@@ -38,4 +38,30 @@ public enum DebianRoot {
         }
         return folders.filter { !$0.hasPrefix("/tmp") && $0 != "/" }
     }
+
+    /// The libraries of Debian 12 the built sdgallery loads whose files the root lacks (libavif.so.15,
+    /// libjxl.so.0.7, libdav1d.so.6 and what they load, where Debian 13 has .16, .0.11, .7), copied
+    /// once into a folder next to the binary (bind-mounted with it): the launch puts it on
+    /// `LD_LIBRARY_PATH`. Only names the root does not have are in it, so the root's own programs
+    /// never load from it. Nil when nothing is missing.
+    public static var libraryFolder: String? {
+        let bin = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().path
+        let folder = bin + "/debian12-libs"
+        let libraries = (try? ChildProcess.run("/usr/bin/ldd", [bin + "/sdgallery"], timeout: 20).out) ?? ""
+        var copied = 0
+        for line in libraries.split(separator: "\n") {
+            guard let arrow = line.range(of: "=> /") else { continue }
+            let host = line[line.index(before: arrow.upperBound)...].split(separator: " ").first.map(String.init) ?? ""
+            let name = (host as NSString).lastPathComponent
+            let system = ["/lib/", "/usr/lib/", "/lib64/", "/usr/lib64/"].contains { host.hasPrefix($0) }
+            let inRoot = ["/usr/lib/x86_64-linux-gnu/", "/lib/x86_64-linux-gnu/", "/usr/lib/"].contains { FileManager.default.fileExists(atPath: path + $0 + name) }
+            guard system, !inRoot else { continue }
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            // The file itself (the name is a link to it), under the name the binary asks for.
+            let file = URL(fileURLWithPath: host).resolvingSymlinksInPath().path
+            if !FileManager.default.fileExists(atPath: folder + "/" + name) { try? FileManager.default.copyItem(atPath: file, toPath: folder + "/" + name) }
+            copied += 1
+        }
+        return copied > 0 ? folder : nil
+    }
 }

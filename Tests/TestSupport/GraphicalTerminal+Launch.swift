@@ -90,10 +90,11 @@ extension GraphicalTerminal.Kind {
             // folders of the sdgallery binary and its Swift runtime, at their own paths.
             var kitty = ["kitty", "-o", "initial_window_width=1500", "-o", "initial_window_height=900", "-o", "remember_window_size=no"]
             if let background { kitty += ["-o", "background=\(background)"] }
+            let libraries = DebianRoot.libraryFolder.map { " LD_LIBRARY_PATH='\($0)'" } ?? ""
             let binds = DebianRoot.binds.map { "mkdir -p \"$R\($0)\" && mount --bind '\($0)' \"$R\($0)\"" }.joined(separator: " && ")
             let script = "set -e; R='\(DebianRoot.path)'; for d in dev proc sys; do mount --rbind /$d \"$R/$d\"; done; "
                 + "mount --bind /tmp \"$R/tmp\"; \(binds.isEmpty ? ":" : binds); "
-                + "exec chroot \"$R\" /usr/bin/env HOME=/root TERM=xterm-256color \(kitty.joined(separator: " ")) sh -c \"$1\""
+                + "exec chroot \"$R\" /usr/bin/env HOME=/root TERM=xterm-256color\(libraries) \(kitty.joined(separator: " ")) sh -c \"$1\""
             return Launch(helpers: [], program: "/usr/bin/unshare",
                           arguments: ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", script, "sdg-kitty", shell],
                           environment: x11.merging(["XDG_CONFIG_HOME": runtime + "/config", "XDG_RUNTIME_DIR": runtime]) { $1 },
