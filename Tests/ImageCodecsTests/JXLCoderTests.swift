@@ -141,11 +141,11 @@ import TestSupport
         #expect(throws: DecodeError.self) { try ImageCoders.decode(try Reference.data("stream/progressive.jxl"), options: DecodeOptions(memory: small)) }
     }
 
-    @Test func theRegistryListsJXLFirst() {
+    @Test func theRegistryListsJXLAfterAVIF() {
         let coder = ImageCoderRegistry.coder(for: .jxl)
         #expect(coder?.mediaType == "image/jxl")
         #expect(coder?.capabilities == [.progressive, .earlyStop, .animation])
-        #expect(ImageCoderRegistry.acceptHeader.hasPrefix("image/jxl,image/webp,"))
+        #expect(ImageCoderRegistry.acceptHeader.hasPrefix("image/avif,image/jxl,image/webp,"))
         #expect(CodecLibraries.versions.contains { $0.name == "libjxl" && $0.version.hasPrefix("0.") })
     }
 }

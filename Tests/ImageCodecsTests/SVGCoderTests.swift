@@ -133,7 +133,7 @@ import TestSupport
         let coder = ImageCoderRegistry.coder(for: .svg)
         #expect(coder?.mediaType == "image/svg+xml")
         #expect(coder?.capabilities == [.scaledDecode, .vector])
-        #expect(ImageCoderRegistry.acceptHeader.hasSuffix("image/gif,image/svg+xml,image/*;q=0.8"))
+        #expect(ImageCoderRegistry.acceptHeader.contains("image/gif,image/svg+xml,"))
         _ = try ImageCoders.decode(try Reference.data("svg/shapes.svg"))  // loads librsvg: its version is known from then on
         #expect(CodecLibraries.versions.contains { $0.name == "librsvg" && $0.version.hasPrefix("2.") })
     }
