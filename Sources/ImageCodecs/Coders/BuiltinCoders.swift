@@ -14,14 +14,7 @@ struct JPEGCoder: ImageCoder {
     /// final at the target (a progressive file's DC scans: a one-shot decode would read every scan).
     func decodeStoppingEarly(_ data: Data, options: DecodeOptions) throws -> Image {
         let session = try JPEGSession(options: options, incremental: true, waitsForMemory: true)
-        var offset = 0
-        while offset < data.count {
-            let end = min(data.count, offset + SniffingDecoder.retryStep)
-            session.append(data.subdata(in: offset..<end))
-            offset = end
-            if let final = session.scaledImage() { return final }
-        }
-        return try session.finish()
+        return try session.feed(data) { session.scaledImage() }
     }
 }
 
@@ -87,14 +80,7 @@ struct JXLCoder: ImageCoder {
     /// that is final at the target.
     func decodeStoppingEarly(_ data: Data, options: DecodeOptions) throws -> Image {
         let session = try JXLSession(options: options, incremental: true, waitsForMemory: true)
-        var offset = 0
-        while offset < data.count {
-            let end = min(data.count, offset + SniffingDecoder.retryStep)
-            session.append(data.subdata(in: offset..<end))
-            offset = end
-            if let final = session.sufficientImage() { return final }
-        }
-        return try session.finish()
+        return try session.feed(data) { session.sufficientImage() }
     }
 }
 

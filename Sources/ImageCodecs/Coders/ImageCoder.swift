@@ -79,3 +79,18 @@ public protocol CoderSession: AnyObject {
     /// The memory did not fit: the session stopped, its bytes are to be decoded one-shot.
     var refused: Bool { get }
 }
+
+extension CoderSession {
+    /// Feeds all of `data` in steps (`SniffingDecoder.retryStep`) and returns the first image `final`
+    /// has between two steps, else the end's (`ImageCoder.decodeStoppingEarly`).
+    func feed(_ data: Data, until final: () -> Image?) throws -> Image {
+        var offset = 0
+        while offset < data.count {
+            let end = min(data.count, offset + SniffingDecoder.retryStep)
+            append(data.subdata(in: offset..<end))
+            offset = end
+            if let image = final() { return image }
+        }
+        return try finish()
+    }
+}
