@@ -4,8 +4,10 @@ import Foundation
 /// SVG through librsvg (see `CRSVG`, loaded on the first SVG): rendered straight at the target size
 /// through cairo, so sharp at any size. The source size is the document's intrinsic size (its
 /// width and height in pixels at 96 dpi; a document with only a viewBox gets its proportions in a
-/// `defaultBox`, one with neither the box itself), scaled down to fit `maxSourceSide`: a full view
-/// renders at that size, a cell at it fitted into the target (never upscaled, as every coder).
+/// `defaultBox`, one with neither the box itself), scaled down to fit `maxSourceSide`. A decode
+/// with a target draws the document fitted into it, up as well as down (a vector is sharp at any
+/// size: the full view of a 300×180 logo was drawn at 300×180 and stretched to the screen's
+/// 960×576); without one, at the source size.
 /// External references are refused (the document loads from memory with no base URL) and
 /// librsvg's default limits stay on.
 enum SVGDecoder {
@@ -26,7 +28,8 @@ enum SVGDecoder {
         let source = sourceSize(svg)
         let geometry = DecodeGeometry(stored: source, box: options.targetSize)
         try geometry.checkLimit(options.pixelLimit)
-        let target = geometry.target
+        let target = options.targetSize.map { Self.fitted(source, into: $0) } ?? source
+        guard target.area <= options.pixelLimit else { throw DecodeError.tooLarge(width: target.width, height: target.height) }
         // The surface (drawn into the output itself) and librsvg's own surfaces for groups, masks
         // and filters: a few more of the render's size.
         let reservation = try options.memory.reserve(target.area * 4 * 4)
@@ -37,6 +40,13 @@ enum SVGDecoder {
         }
         guard status == 0 else { throw DecodeError.corrupt(format: "SVG", reason: reason(message)) }
         return Image(width: target.width, height: target.height, pixels: pixels, sourceSize: geometry.display)
+    }
+
+    /// `source` scaled to fit `box`, up or down (aspect kept), its longest side at most `maxSourceSide`.
+    static func fitted(_ source: PixelSize, into box: PixelSize) -> PixelSize {
+        let w = Double(source.width), h = Double(source.height)
+        let scale = min(Double(box.width) / w, Double(box.height) / h, Double(maxSourceSide) / max(w, h))
+        return PixelSize(width: min(box.width, max(1, Int((w * scale).rounded()))), height: min(box.height, max(1, Int((h * scale).rounded()))))
     }
 
     /// The size a full view renders at (see the type's comment).

@@ -32,6 +32,16 @@ import TestSupport
         #expect(psnr > scaledPSNR)
     }
 
+    /// A box larger than the document draws it larger (a vector is sharp at any size): the full view
+    /// of a 300×180 logo was drawn at 300×180 and stretched to the screen. As rsvg-convert -w 240.
+    @Test func aLargerBoxDrawsItLargerAndSharp() throws {
+        let box = PixelSize(width: 240, height: 240), size = PixelSize(width: 240, height: 160)
+        let (image, psnr) = try Reference.psnr("svg/shapes.svg", options: DecodeOptions(targetSize: box), size: size)
+        #expect(image.size == size)
+        #expect(image.sourceSize == PixelSize(width: 120, height: 80))
+        #expect(psnr >= 40)
+    }
+
     @Test func aViewBoxAloneFillsTheDefaultBox() throws {
         let data = try Reference.data("svg/viewbox-only.svg")
         let full = try ImageCoders.decode(data)
