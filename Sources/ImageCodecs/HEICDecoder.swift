@@ -15,6 +15,9 @@ enum HEICDecoder {
         guard sdg_heif_has_hevc_decoder() != 0 else { throw DecodeError.unsupportedFormat(name: "HEIC (no HEVC decoder)") }
         return try data.withUnsafeBytes { raw -> Image in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else { throw DecodeError.empty }
+            // An overlay's canvas size comes from its own descriptor, which libheif 1.15 allocates
+            // without its size limit: a 3 KB file made it allocate 639 MB (fuzz). Overlays are rare.
+            if ISOBMFFBoxes.itemTypes(raw).contains("iovl") { throw DecodeError.unsupportedFormat(name: "HEIF overlay") }
             var context: OpaquePointer?, handle: OpaquePointer?
             var message = [CChar](repeating: 0, count: 256)
             // libheif's own cap is per side: a side over the pixel cap is over it whatever the other.

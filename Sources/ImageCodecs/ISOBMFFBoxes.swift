@@ -66,4 +66,31 @@ enum ISOBMFFBoxes {
         walk(0..<bytes.count, depth: 0)
         return largest
     }
+
+    /// The item types a HEIF file's `meta/iinf` names (`infe` version 2 and 3: "hvc1", "grid",
+    /// "iovl", "Exif"…), read from the boxes alone.
+    static func itemTypes(_ bytes: UnsafeRawBufferPointer) -> Set<String> {
+        var types = Set<String>()
+        func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
+        func walk(_ range: Range<Int>, depth: Int) {
+            var offset = range.lowerBound
+            while depth < 4, range.upperBound - offset >= 8 {
+                let size = u32(offset)
+                guard size >= 8, size <= range.upperBound - offset else { return }
+                let body = (offset + 8)..<(offset + size)
+                switch String(decoding: (4..<8).map { bytes[offset + $0] }, as: UTF8.self) {
+                case "meta" where body.count >= 4: walk((body.lowerBound + 4)..<body.upperBound, depth: depth + 1)
+                case "iinf" where body.count >= 6:
+                    walk((body.lowerBound + (bytes[body.lowerBound] == 0 ? 6 : 8))..<body.upperBound, depth: depth + 1)
+                case "infe" where body.count >= 4 && bytes[body.lowerBound] >= 2:
+                    let type = body.lowerBound + 4 + (bytes[body.lowerBound] == 2 ? 2 : 4) + 2
+                    if type + 4 <= body.upperBound { types.insert(String(decoding: (0..<4).map { bytes[type + $0] }, as: UTF8.self)) }
+                default: break
+                }
+                offset += size
+            }
+        }
+        walk(0..<bytes.count, depth: 0)
+        return types
+    }
 }

@@ -5,6 +5,14 @@ import TestSupport
 
 /// HEIC through libheif, against heif-convert's own decodes (Tests/Fixtures/codecs/heic, scripts/make-fixtures).
 @Suite struct HEICCoderTests {
+    /// A 3 KB file whose primary item is an overlay with a garbage canvas made libheif 1.15 allocate
+    /// 639 MB (fuzz; 1.9 GB peak, 6.4 s): overlays are refused before libheif sees them.
+    @Test func anOverlayIsRefusedBeforeLibheifAllocatesItsCanvas() throws {
+        let data = try Data(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("Tests/Fuzz/regressions/heic/overlay-canvas-allocated-without-the-size-limit.heic"))
+        #expect(data.count < 4096)
+        #expect(throws: DecodeError.unsupportedFormat(name: "HEIF overlay")) { try ImageCoders.decode(data) }
+    }
+
     @Test(arguments: ["heic/still.heic", "heic/alpha.heic"])
     func matchesHeifConvert(name: String) throws {
         let (image, psnr) = try Reference.psnr(name)
