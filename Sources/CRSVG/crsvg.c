@@ -31,6 +31,11 @@ static struct {
 } rsvg;
 
 static pthread_once_t sdg_svg_once = PTHREAD_ONCE_INIT;
+typedef void (*sdg_xml_error_fn)(void *, const char *, ...);
+static void sdg_xml_drop(void *context, const char *message, ...) { (void)context; (void)message; }
+static void (*sdg_xml_set_generic)(void *, sdg_xml_error_fn);
+/// Drops libxml2's generic errors on the calling thread.
+static void sdg_svg_silence_xml(void) { if (sdg_xml_set_generic) sdg_xml_set_generic(NULL, sdg_xml_drop); }
 static int sdg_svg_loaded;  // set (atomically) once librsvg's functions are resolved
 static char sdg_svg_error[256];
 static char sdg_svg_version_text[32];
@@ -73,6 +78,17 @@ static void sdg_svg_open_library(void) {
     void (*set_writer)(sdg_GLogWriterFunc, void *, void *) = (void (*)(sdg_GLogWriterFunc, void *, void *))dlsym(lib, "g_log_set_writer_func");
     if (set_default) set_default(sdg_svg_drop_log, NULL);
     if (set_writer) set_writer(sdg_svg_drop_structured, NULL, NULL);
+    // libxml2 (librsvg's parser) prints encoding errors through its generic error function, which
+    // is per thread: the default for threads to come, this thread, and each decode's thread as it
+    // opens a document (`sdg_svg_silence_xml`). The fuzz run found "encoding error : input
+    // conversion failed" on stderr.
+    void *xml = dlopen("libxml2.so.2", RTLD_NOW | RTLD_NOLOAD);
+    if (xml) {
+        void (*thread_default)(void *, sdg_xml_error_fn) = (void (*)(void *, sdg_xml_error_fn))dlsym(xml, "xmlThrDefSetGenericErrorFunc");
+        sdg_xml_set_generic = (void (*)(void *, sdg_xml_error_fn))dlsym(xml, "xmlSetGenericErrorFunc");
+        if (thread_default) thread_default(NULL, sdg_xml_drop);
+    }
+    sdg_svg_silence_xml();
     const unsigned *major = dlsym(lib, "rsvg_major_version"), *minor = dlsym(lib, "rsvg_minor_version"),
                    *micro = dlsym(lib, "rsvg_micro_version");
     if (major && minor && micro) snprintf(sdg_svg_version_text, sizeof sdg_svg_version_text, "%u.%u.%u", *major, *minor, *micro);
@@ -104,6 +120,7 @@ sdg_svg *sdg_svg_open(const uint8_t *bytes, size_t length, char *error, size_t e
         if (error && error_size) snprintf(error, error_size, "%s", sdg_svg_error);
         return NULL;
     }
+    sdg_svg_silence_xml();
     sdg_GError *e = NULL;
     // No base file or URI: librsvg then resolves no external reference (only data: URLs).
     void *handle = rsvg.new_from_data(bytes, length, &e);
