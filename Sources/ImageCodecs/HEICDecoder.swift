@@ -18,6 +18,8 @@ enum HEICDecoder {
             // An overlay's canvas size comes from its own descriptor, which libheif 1.15 allocates
             // without its size limit: a 3 KB file made it allocate 639 MB (fuzz). Overlays are rare.
             if ISOBMFFBoxes.itemTypes(raw).contains("iovl") { throw DecodeError.unsupportedFormat(name: "HEIF overlay") }
+            // Items that use each other in a loop made libheif 1.15 recurse until the stack ran out.
+            if ISOBMFFBoxes.referencesLoop(raw) { throw DecodeError.corrupt(format: "HEIC", reason: "its images refer to each other in a loop") }
             var context: OpaquePointer?, handle: OpaquePointer?
             var message = [CChar](repeating: 0, count: 256)
             // libheif's own cap is per side: a side over the pixel cap is over it whatever the other.

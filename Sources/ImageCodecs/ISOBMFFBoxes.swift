@@ -93,4 +93,50 @@ enum ISOBMFFBoxes {
         walk(0..<bytes.count, depth: 0)
         return types
     }
+
+    /// Whether a HEIF file's item references (`meta/iref`: a derived image's `dimg` ingredients, an
+    /// image's `auxl` alpha or depth) loop: decoding an item then decodes itself again. libheif 1.15
+    /// recursed until the stack ran out on a grid whose alpha was a grid made of the first (fuzz).
+    static func referencesLoop(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var uses: [Int: [Int]] = [:]
+        func u(_ at: Int, _ width: Int) -> Int { (0..<width).reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
+        func walk(_ range: Range<Int>, depth: Int) {
+            var offset = range.lowerBound
+            while depth < 4, range.upperBound - offset >= 8 {
+                let size = u(offset, 4)
+                guard size >= 8, size <= range.upperBound - offset else { return }
+                let body = (offset + 8)..<(offset + size)
+                switch String(decoding: (4..<8).map { bytes[offset + $0] }, as: UTF8.self) {
+                case "meta" where body.count >= 4: walk((body.lowerBound + 4)..<body.upperBound, depth: depth + 1)
+                case "iref" where body.count >= 4: references(in: (body.lowerBound + 4)..<body.upperBound, idWidth: bytes[body.lowerBound] == 0 ? 2 : 4)
+                default: break
+                }
+                offset += size
+            }
+        }
+        func references(in range: Range<Int>, idWidth: Int) {
+            var offset = range.lowerBound
+            while range.upperBound - offset >= 8 {
+                let size = u(offset, 4)
+                guard size >= 8 + idWidth + 2, size <= range.upperBound - offset else { return }
+                let type = String(decoding: (4..<8).map { bytes[offset + $0] }, as: UTF8.self)
+                let from = u(offset + 8, idWidth), count = u(offset + 8 + idWidth, 2)
+                let first = offset + 10 + idWidth
+                let to = (0..<count).map { first + $0 * idWidth }.filter { $0 + idWidth <= offset + size }.map { u($0, idWidth) }
+                if type == "dimg" { uses[from, default: []] += to }  // the derived image decodes its ingredients
+                if type == "auxl" { for master in to { uses[master, default: []].append(from) } }  // the image decodes its alpha
+                offset += size
+            }
+        }
+        walk(0..<bytes.count, depth: 0)
+        var state: [Int: Bool] = [:]  // false: being visited, true: done
+        func loops(_ item: Int) -> Bool {
+            if let done = state[item] { return !done }
+            state[item] = false
+            for next in uses[item] ?? [] where loops(next) { return true }
+            state[item] = true
+            return false
+        }
+        return uses.keys.contains { loops($0) }
+    }
 }
