@@ -116,13 +116,14 @@ enum ISOBMFFBoxes {
         }
         func references(in range: Range<Int>, idWidth: Int) {
             var offset = range.lowerBound
-            while range.upperBound - offset >= 8 {
-                let size = u(offset, 4)
-                guard size >= 8 + idWidth + 2, size <= range.upperBound - offset else { return }
+            while range.upperBound - offset >= 8 + idWidth + 2 {
+                // Read by what each reference holds, not by its box's size, as libheif reads them
+                // (a fuzzed size of 0x0a00000e hid the loop's `auxl` from a reading by size).
                 let type = String(decoding: (4..<8).map { bytes[offset + $0] }, as: UTF8.self)
                 let from = u(offset + 8, idWidth), count = u(offset + 8 + idWidth, 2)
                 let first = offset + 10 + idWidth
-                let to = (0..<count).map { first + $0 * idWidth }.filter { $0 + idWidth <= offset + size }.map { u($0, idWidth) }
+                let size = 10 + idWidth + count * idWidth
+                let to = (0..<count).map { first + $0 * idWidth }.filter { $0 + idWidth <= range.upperBound }.map { u($0, idWidth) }
                 if type == "dimg" { uses[from, default: []] += to }  // the derived image decodes its ingredients
                 if type == "auxl" { for master in to { uses[master, default: []].append(from) } }  // the image decodes its alpha
                 offset += size
