@@ -27,6 +27,25 @@ enum ISOBMFFBoxes {
         return false
     }
 
+    /// Calls `visit` with the type and body of each whole box in `range` (a 64-bit size, or 0: to the
+    /// end, as the format allows), stopping at the first header that does not fit.
+    static func forEachBox(in range: Range<Int>, of bytes: UnsafeRawBufferPointer, _ visit: (String, Range<Int>) -> Void) {
+        func u(_ at: Int, _ width: Int) -> Int { (0..<width).reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
+        var offset = range.lowerBound
+        while range.upperBound - offset >= 8 {
+            var size = u(offset, 4), header = 8
+            if size == 1, range.upperBound - offset >= 16 {
+                size = u(offset + 8, 8)
+                header = 16
+            } else if size == 0 {
+                size = range.upperBound - offset
+            }
+            guard size >= header, size <= range.upperBound - offset else { return }
+            visit(String(decoding: (4..<8).map { bytes[offset + $0] }, as: UTF8.self), (offset + header)..<(offset + size))
+            offset += size
+        }
+    }
+
     /// The largest image size the file announces, read from the boxes alone: every item's `ispe`
     /// (meta/iprp/ipco) and every track's `tkhd` (moov/trak), or nil when it announces none. What
     /// a library that refuses an oversized header without saying the size is asked about.
@@ -39,18 +58,9 @@ enum ISOBMFFBoxes {
             if width > 0, height > 0, width * height > (largest?.area ?? 0) { largest = PixelSize(width: width, height: height) }
         }
         func walk(_ range: Range<Int>, depth: Int) {
-            var offset = range.lowerBound
-            while depth < 8, range.upperBound - offset >= 8 {
-                var size = u32(offset), header = 8
-                if size == 1, range.upperBound - offset >= 16 {
-                    size = (8..<16).reduce(0) { $0 << 8 | Int(bytes[offset + $1]) }
-                    header = 16
-                } else if size == 0 {
-                    size = range.upperBound - offset
-                }
-                guard size >= header, size <= range.upperBound - offset else { return }
-                let body = (offset + header)..<(offset + size)
-                switch String(decoding: (4..<8).map { bytes[offset + $0] }, as: UTF8.self) {
+            guard depth < 8 else { return }
+            forEachBox(in: range, of: bytes) { type, body in
+                switch type {
                 case "meta" where body.count >= 4: walk((body.lowerBound + 4)..<body.upperBound, depth: depth + 1)
                 case "iprp", "ipco", "moov", "trak": walk(body, depth: depth + 1)
                 case "ispe" where body.count >= 12: note(u32(body.lowerBound + 4), u32(body.lowerBound + 8))
@@ -60,7 +70,6 @@ enum ISOBMFFBoxes {
                     if end <= body.upperBound { note(u32(end - 8) >> 16, u32(end - 4) >> 16) }
                 default: break
                 }
-                offset += size
             }
         }
         walk(0..<bytes.count, depth: 0)
@@ -71,14 +80,10 @@ enum ISOBMFFBoxes {
     /// "iovl", "Exif"…), read from the boxes alone.
     static func itemTypes(_ bytes: UnsafeRawBufferPointer) -> Set<String> {
         var types = Set<String>()
-        func u32(_ at: Int) -> Int { (0..<4).reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
         func walk(_ range: Range<Int>, depth: Int) {
-            var offset = range.lowerBound
-            while depth < 4, range.upperBound - offset >= 8 {
-                let size = u32(offset)
-                guard size >= 8, size <= range.upperBound - offset else { return }
-                let body = (offset + 8)..<(offset + size)
-                switch String(decoding: (4..<8).map { bytes[offset + $0] }, as: UTF8.self) {
+            guard depth < 4 else { return }
+            forEachBox(in: range, of: bytes) { type, body in
+                switch type {
                 case "meta" where body.count >= 4: walk((body.lowerBound + 4)..<body.upperBound, depth: depth + 1)
                 case "iinf" where body.count >= 6:
                     walk((body.lowerBound + (bytes[body.lowerBound] == 0 ? 6 : 8))..<body.upperBound, depth: depth + 1)
@@ -87,7 +92,6 @@ enum ISOBMFFBoxes {
                     if type + 4 <= body.upperBound { types.insert(String(decoding: (0..<4).map { bytes[type + $0] }, as: UTF8.self)) }
                 default: break
                 }
-                offset += size
             }
         }
         walk(0..<bytes.count, depth: 0)
@@ -101,17 +105,13 @@ enum ISOBMFFBoxes {
         var uses: [Int: [Int]] = [:]
         func u(_ at: Int, _ width: Int) -> Int { (0..<width).reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
         func walk(_ range: Range<Int>, depth: Int) {
-            var offset = range.lowerBound
-            while depth < 4, range.upperBound - offset >= 8 {
-                let size = u(offset, 4)
-                guard size >= 8, size <= range.upperBound - offset else { return }
-                let body = (offset + 8)..<(offset + size)
-                switch String(decoding: (4..<8).map { bytes[offset + $0] }, as: UTF8.self) {
+            guard depth < 4 else { return }
+            forEachBox(in: range, of: bytes) { type, body in
+                switch type {
                 case "meta" where body.count >= 4: walk((body.lowerBound + 4)..<body.upperBound, depth: depth + 1)
                 case "iref" where body.count >= 4: references(in: (body.lowerBound + 4)..<body.upperBound, idWidth: bytes[body.lowerBound] == 0 ? 2 : 4)
                 default: break
                 }
-                offset += size
             }
         }
         func references(in range: Range<Int>, idWidth: Int) {
