@@ -74,7 +74,7 @@ enum AVIFDecoder {
         // Working bytes: the RGBA picture, the AV1 decoder's planes (a sequence's reference frames:
         // dav1d keeps up to 8 besides the one being made), and the first frame at the target.
         let planes = planeBytes(header, area: stored.area, alpha: decoder.pointee.alphaPresent != 0) * (sequence ? 9 : 2)
-        let memory = OutputBudget(limit: options.outputByteLimit, working: stored.area * 4 + planes, framePixelBytes: geometry.target.area * 4, maxFrames: options.maxFrames)
+        let memory = OutputBudget(options, working: stored.area * 4 + planes, framePixelBytes: geometry.target.area * 4)
         if animate { guard memory.allows(frames: 1) else { throw DecodeError.tooLarge(width: stored.width, height: stored.height) } }
         let reservation = try options.memory.reserve(memory.working + memory.frame)
         defer { withExtendedLifetime(reservation) {} }

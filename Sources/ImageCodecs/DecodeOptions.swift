@@ -24,6 +24,10 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Most frames of an animation kept; later ones are dropped (the animation loops after the
     /// last one kept).
     public var maxFrames: Int
+    /// Most bytes an animation's kept frames may hold, working canvases apart (the first frame is
+    /// always kept): `defaultFrameByteLimit(targetSize:)` unless set. Later frames are dropped, as at
+    /// `outputByteLimit`.
+    public var frameByteLimit: Int
     /// The budget this decode's working memory is reserved from (`DecodeMemory.shared` unless a
     /// test names its own).
     public var memory: DecodeMemory
@@ -38,15 +42,31 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Default `maxFrames`: 10,000 frames, 200 s or more of animation (browsers show a frame for at
     /// least 20 ms). A 22 MB GIF of a million one-pixel frames held 163 MB of frames in a process.
     public static let defaultMaxFrames = 10_000
+    /// What a small box's frames may hold at least: a grid cell plays its thumbnail, and a screen
+    /// of twenty cells playing long animations would otherwise hold twenty full views' budgets.
+    public static let thumbnailFrameBytes = 16 << 20
+    /// Frames of the box a decode keeps in any case, whatever `thumbnailFrameBytes` says.
+    public static let framesKeptInAnyCase = 64
+
+    /// Default `frameByteLimit` for a decode into `targetSize`: no limit of its own at full size
+    /// (`outputByteLimit` bounds it), else `framesKeptInAnyCase` frames of the box, at least
+    /// `thumbnailFrameBytes`: a full view's box reaches `outputByteLimit` first, a grid cell's is
+    /// held to 16 MB (a 240×240 cell keeps about 72 frames, a 120×120 one about 290).
+    public static func defaultFrameByteLimit(targetSize: PixelSize?) -> Int {
+        guard let box = targetSize else { return .max }
+        let (bytes, over) = box.area.multipliedReportingOverflow(by: 4 * framesKeptInAnyCase)
+        return over ? .max : max(thumbnailFrameBytes, bytes)
+    }
 
     /// Creates options.
     public init(
         targetSize: PixelSize? = nil, pixelLimit: Int = DecodeOptions.defaultPixelLimit, firstFrameOnly: Bool = false,
         maxScans: Int = DecodeOptions.defaultMaxScans, scanCostBudget: Int = DecodeOptions.defaultScanCostBudget,
         outputByteLimit: Int = DecodeOptions.defaultOutputByteLimit, maxFrames: Int = DecodeOptions.defaultMaxFrames,
-        memory: DecodeMemory = .shared
+        frameByteLimit: Int? = nil, memory: DecodeMemory = .shared
     ) {
         self.maxFrames = maxFrames
+        self.frameByteLimit = frameByteLimit ?? Self.defaultFrameByteLimit(targetSize: targetSize)
         self.memory = memory
         self.targetSize = targetSize
         self.pixelLimit = pixelLimit

@@ -23,7 +23,7 @@ enum GIFDecoder {
         // Output bytes: the canvas and its saved copy ("restore to previous"), then one target-size
         // frame after another; a canvas that leaves no room for one frame is refused before it exists
         // (a 35-byte file announces 10000×10000: 400 MB per canvas).
-        let memory = OutputBudget(limit: options.outputByteLimit, working: canvasSize.area * 4 * 2, framePixelBytes: geometry.target.area * 4, maxFrames: options.maxFrames)
+        let memory = OutputBudget(options, working: canvasSize.area * 4 * 2, framePixelBytes: geometry.target.area * 4)
         guard memory.allows(frames: 1) else { throw DecodeError.tooLarge(width: canvasSize.width, height: canvasSize.height) }
         // The process-wide budget (`DecodeMemory`): the canvases, a frame's indices, the first frame;
         // each later frame only if it fits then (else the animation ends there, as at `outputByteLimit`).
@@ -123,7 +123,7 @@ enum GIFDecoder {
             let geometry = DecodeGeometry(stored: canvasSize, box: options.targetSize)
             guard options.targetSize != nil, canvasSize.width > 0, geometry.target.height * 8 <= canvasSize.height,
                   (try? geometry.checkLimit(options.pixelLimit)) != nil,
-                  OutputBudget(limit: options.outputByteLimit, working: canvasSize.area * 4 * 2, framePixelBytes: geometry.target.area * 4).allows(frames: 1)
+                  OutputBudget(options, working: canvasSize.area * 4 * 2, framePixelBytes: geometry.target.area * 4).allows(frames: 1)
             else { return nil }
             // Looked for while bytes arrive: never waits for memory (`DecodeMemory`).
             guard let reservation = options.memory.tryReserve(canvasSize.area * 9 + geometry.target.area * 4) else { return nil }

@@ -106,7 +106,7 @@ final class JXLSession {
         let area = g.stored.area
         var bytes = area * (4 + Self.workingBytesPerPixel) + g.target.area * 4
         if info.have_animation != 0 {
-            let budget = OutputBudget(limit: options.outputByteLimit, working: area * 4, framePixelBytes: g.target.area * 4, maxFrames: options.maxFrames)
+            let budget = OutputBudget(options, working: area * 4, framePixelBytes: g.target.area * 4)
             guard budget.allows(frames: 1) else { error = .tooLarge(width: g.stored.width, height: g.stored.height); return }
             animation = budget
             bytes += budget.frame

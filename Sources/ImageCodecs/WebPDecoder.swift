@@ -37,7 +37,7 @@ enum WebPDecoder {
         let canvas = animation.canvas
         // Output bytes: the canvas, one frame's decode and the canvas copy scaled from; then the
         // frames kept at the target size.
-        let memory = OutputBudget(limit: options.outputByteLimit, working: canvas.area * 4 * 3, framePixelBytes: geometry.target.area * 4, maxFrames: options.maxFrames)
+        let memory = OutputBudget(options, working: canvas.area * 4 * 3, framePixelBytes: geometry.target.area * 4)
         guard memory.allows(frames: 1) else { throw DecodeError.tooLarge(width: canvas.width, height: canvas.height) }
         // The process-wide budget (`DecodeMemory`): the canvases and the first frame; each later
         // frame only if it fits then (else the animation ends there, as at `outputByteLimit`).

@@ -61,4 +61,19 @@ import Testing
         #expect(tight.frames.count == 50)
         #expect(try ImageCoders.decode(data).frames.count == 500)
     }
+
+    /// A grid cell plays its thumbnail: a long animation decoded into a cell's box keeps 16 MB of
+    /// frames (twenty cells playing must not hold twenty full views' budgets); into a full view's
+    /// box, or at full size, it keeps them all.
+    @Test func aSmallBoxKeepsSixteenMegabytesOfFrames() throws {
+        let data = Self.gif(width: 240, height: 240, frames: 400)
+        let cell = try ImageCoders.decode(data, options: DecodeOptions(targetSize: PixelSize(width: 240, height: 240)))
+        let frameBytes = 240 * 240 * 4 + OutputBudget.frameOverhead
+        #expect(cell.frames.count == DecodeOptions.thumbnailFrameBytes / frameBytes)
+        let view = try ImageCoders.decode(data, options: DecodeOptions(targetSize: PixelSize(width: 1280, height: 900)))
+        #expect(view.frames.count == 400)
+        #expect(try ImageCoders.decode(data).frames.count == 400)
+        #expect(DecodeOptions.defaultFrameByteLimit(targetSize: PixelSize(width: 30, height: 30)) == DecodeOptions.thumbnailFrameBytes)
+        #expect(DecodeOptions.defaultFrameByteLimit(targetSize: PixelSize(width: 1000, height: 1000)) == 256_000_000)
+    }
 }
