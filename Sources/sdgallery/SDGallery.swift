@@ -102,6 +102,9 @@ struct SDGallery: ParsableCommand {
     @Flag(name: .customLong("no-progressive"), help: "Show images only when complete.")
     var noProgressive = false
 
+    @Option(help: ArgumentHelp("Play animations in the grid and list: on, off, or on within N bytes per second to the terminal (e.g. 500k; default 1M). The full view plays in any case; a key pauses (a).", valueName: "off|on|N"))
+    var animate: String = "on"
+
     @Flag(name: .customLong("print"), help: "Print a contact sheet to standard output and exit.")
     var printSheet = false
 
@@ -139,6 +142,7 @@ struct SDGallery: ParsableCommand {
         if let diskLimit, diskLimit <= 0 { throw ValidationError("--disk-limit must be positive.") }
         if let decodeMemory, decodeMemory <= 0 || decodeMemory > 1 << 30 { throw ValidationError("--decode-memory must be a positive number of MB.") }
         if noDiskCache && cacheDir != nil { throw ValidationError("--no-disk-cache and --cache-dir contradict each other.") }
+        if AnimationSetting(parsing: animate) == nil { throw ValidationError("--animate '\(TerminalText.sanitize(animate))' is not off, on or a rate (e.g. 500k).") }
         if GalleryOptions.parseRate(demoRate) == nil { throw ValidationError("--demo-rate '\(TerminalText.sanitize(demoRate))' is not a rate (e.g. 200k).") }
     }
 
@@ -172,6 +176,7 @@ struct SDGallery: ParsableCommand {
         o.refresh = refresh
         o.saveDirectory = saveDir
         o.noProgressive = noProgressive
+        o.animate = AnimationSetting(parsing: animate) ?? .on
         o.printSheet = printSheet
         o.stats = stats
         o.probe = probe

@@ -14,7 +14,7 @@ extension GalleryApp {
             ("input", decoder.hasPending), ("fling", holdingDownloads),
             ("cells", status.pendingCells > 0), ("downloads", status.activeDownloads > 0),
             ("paints", pictures.paintsInFlight > 0),
-            ("animation", pictures.animation.millisecondsToNextFrame(now: Self.now()) != nil),
+            ("animation", pictures.animations.isPlaying),
             ("output", !screen.outputWritten), ("prefetches-held", prefetchesWaiting),
             ("prefetches-running", source.prefetchesRunning),
         ]

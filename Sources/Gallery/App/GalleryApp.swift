@@ -160,7 +160,7 @@ public final class GalleryApp {
     func pollTimeout() -> Int32 {
         let busy = status.pendingCells > 0 || status.activeDownloads > 0
         var timeout: Int32 = decoder.hasPending ? max(0, escapeWait - inputAge) : (busy ? 120 : 1000)
-        if let next = pictures.animation.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
+        if let next = pictures.animations.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
         if let release = flingEndsIn(now: Self.now()) { timeout = min(timeout, release) }
         if let release = prefetchesReleaseIn(now: Self.now()) { timeout = min(timeout, release) }
         if (dirty || repaintAll) && terminalKeepsUp(forKey: keyWaiting != nil) {
@@ -209,8 +209,8 @@ public final class GalleryApp {
         apply(diff)
         releaseDownloadsAfterFling(now: Self.now())
         pacePrefetches(now: Self.now(), screenChanged: !diff.binds.isEmpty)
-        followAnimation()
-        if pictures.tickAnimation(now: Self.now()) { dirty = true }
+        followAnimations()
+        if pictures.tickAnimations(now: Self.now()) { dirty = true }
         // Load updates (progress chunks, partial images) are paced to 60 frames a second; a key's
         // frame is presented at once.
         let now = Self.now()
@@ -259,6 +259,8 @@ public final class GalleryApp {
                 // The window came back (a desktop switch unmaps it): xterm restores only some of its
                 // sixels from its own record, so everything is painted again.
                 if gained, repaintOnFocus { repaintAll = true }
+                // Nobody watches a window without focus: its animations hold their frames.
+                pictures.animations.pausedByFocus = !gained
                 continue
             }
             keysRead += 1
@@ -303,10 +305,18 @@ public final class GalleryApp {
         }
     }
 
-    /// Plays the full view's image when it is animated.
-    func followAnimation() {
-        let slot = model.fullView.flatMap { model.binding(showing: $0)?.slot }
-        pictures.followAnimation(slot: slot, now: Self.now())
+    /// Plays the animated images on screen: the full view's; with `--animate` each cell's, the
+    /// selected one first.
+    func followAnimations() {
+        pictures.animations.pausedByUser = model.animationsPaused
+        var playing: [(slot: SlotID, ring: AnimationPlayer.Ring)] = []
+        if let fullView = model.fullView {
+            if let slot = model.binding(showing: fullView)?.slot { playing = [(slot, .fullView)] }
+        } else if model.animatesCells {
+            let selection = model.selection
+            playing = model.bindings.sorted { abs($0.index - selection) < abs($1.index - selection) }.map { ($0.slot, .cell) }
+        }
+        pictures.followAnimations(playing, now: Self.now())
     }
 
     static func now() -> Double {

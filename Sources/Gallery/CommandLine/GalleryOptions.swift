@@ -69,6 +69,8 @@ public struct GalleryOptions: Sendable, Hashable {
     public var refresh = false
     /// Turn off progressive rendering.
     public var noProgressive = false
+    /// `--animate`: whether cells play their animations, within how many bytes per second.
+    public var animate = AnimationSetting.on
     /// One-shot contact sheet to stdout.
     public var printSheet = false
     /// Print counters on exit.

@@ -145,6 +145,7 @@ public enum GalleryRunner {
         var model = GalleryModel(items: GalleryItems(index: index), terminal: screen.size, cellPixels: screen.cellPixels,
                                  mode: options.viewMode, columnsOverride: options.columns, imageLimit: profile.tmuxImages?.limit)
         model.prefetchScreens = 1
+        model.animatesCells = options.animate.cellsPlay
         let painter = components.makePainter(options, profile)
         model.samplesPerCell = painter.samplesPerCell
         guard let app = try? GalleryApp(model: model, screen: screen, source: components.makeSource(options, inbox),
@@ -177,6 +178,7 @@ public enum GalleryRunner {
         app.eventLog = EventLog.fromEnvironment()
         app.saveOriginal = components.saveOriginal
         app.loadOptions = WebImageStack.requestOptions(options)
+        app.pictures.animations.bytesPerSecond = options.animate.bytesPerSecond
         if let stream {
             app.status.readingInput = true
             stream.start(lines: { inbox.post(.moreItems($0)) }, ended: { inbox.post(.inputEnded) })
@@ -224,6 +226,7 @@ public enum GalleryRunner {
                                    stderr: (String) -> Void) -> Int32 {
         if options.viewMode == .list { stderr("sdgallery: --list does not apply to --print (the sheet is a grid)\n") }
         if options.saveDirectory != nil { stderr("sdgallery: --save-dir does not apply to --print (it is where the gallery's s key saves)\n") }
+        if options.animate != .on { stderr("sdgallery: --animate does not apply to --print (a sheet is written once: it shows first frames)\n") }
         // The profile holds the sheet's rules: colour or plain (TERM=dumb), text when piped, cell size.
         let profile = components.profile(options, .sheet(terminal: terminal, dumb: dumb))
         let width = profile.window?.cells.columns ?? ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init) ?? 80

@@ -71,6 +71,7 @@ extension FrameComposer {
             ("v", "grid / list view"),
             ("r R", "refresh selected / visible"),
             ("s y", "save the original; copy the URL"),
+            ("a", "pause / play animations"),
             ("/", "filter by URL or title (Esc clears)"),
             ("Ctrl-L Ctrl-Z", "repaint; suspend (fg resumes)"),
             ("?", "this help (any key closes)"),

@@ -50,6 +50,7 @@ public struct KeyMap: Sendable {
         case "R": return .refreshVisible
         case "y": return .copyURL
         case "s": return .saveOriginal
+        case "a": return .toggleAnimation
         case "/": return .startFilter
         case "\u{03}": return .quit  // Ctrl-C
         case "\u{0C}": return .redraw  // Ctrl-L

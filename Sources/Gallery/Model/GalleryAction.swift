@@ -34,6 +34,8 @@ public enum GalleryAction: Sendable, Hashable {
     case copyURL
     /// Save the selected image's original into the save directory (s).
     case saveOriginal
+    /// Pause or play every animation (a).
+    case toggleAnimation
     /// Open the filter prompt (/).
     case startFilter
     /// While the filter prompt is open: a typed character, Backspace, Enter (keep), Esc (clear).

@@ -16,6 +16,10 @@ extension GalleryModel {
             outcome.copy = items[fullView ?? selection].entry.location.url.removingCredentials.absoluteString
             return outcome
         }
+        if action == .toggleAnimation {  // in any view, the help too
+            animationsPaused.toggle()
+            return ActionOutcome(changed: true)
+        }
         if action == .saveOriginal {
             guard count > 0 else { return ActionOutcome() }
             var outcome = ActionOutcome(changed: true)
@@ -61,7 +65,7 @@ extension GalleryModel {
                 fullView = index
             }
         case .redraw: outcome.redraw = true
-        case .suspend, .copyURL, .saveOriginal, .startFilter, .filterType, .filterErase, .filterAccept, .filterClear: break  // handled above
+        case .suspend, .copyURL, .saveOriginal, .toggleAnimation, .startFilter, .filterType, .filterErase, .filterAccept, .filterClear: break  // handled above
         }
         if case .refresh = action { outcome.changed = !outcome.refresh.isEmpty }
         if case .refreshVisible = action { outcome.changed = !outcome.refresh.isEmpty }
@@ -93,7 +97,7 @@ extension GalleryModel {
         case .refresh, .refreshVisible:
             outcome.refresh = binding(showing: current).map { [$0] } ?? []
         case .redraw: outcome.redraw = true
-        case .suspend, .copyURL, .saveOriginal, .startFilter, .filterType, .filterErase, .filterAccept, .filterClear: break  // handled in perform
+        case .suspend, .copyURL, .saveOriginal, .toggleAnimation, .startFilter, .filterType, .filterErase, .filterAccept, .filterClear: break  // handled in perform
         case .open, .toggleView, .scroll, .click, .doubleClick: outcome.changed = false
         }
         return outcome

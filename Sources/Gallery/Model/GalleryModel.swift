@@ -45,6 +45,11 @@ public struct GalleryModel: Sendable {
     public internal(set) var direction: Direction = .forward
     /// How many screens ahead to prefetch (0 turns prefetch off).
     public var prefetchScreens: Int
+    /// Whether grid and list cells play their animations (`--animate`); else they show first
+    /// frames, and only the full view plays. Set before the first `reconcile()`.
+    public var animatesCells = false
+    /// Whether playing is paused (`a`): every animation holds its frame.
+    public internal(set) var animationsPaused = false
     /// Slot bindings and prefetch window.
     public internal(set) var binder = SlotBinder()
     /// The filter (`/`): its text while typed or kept; nil when off.
@@ -162,7 +167,7 @@ public struct GalleryModel: Sendable {
         let requests = visible
             .filter { !$0.image.isEmpty }
             .sorted { abs($0.index - selected) < abs($1.index - selected) || (abs($0.index - selected) == abs($1.index - selected) && $0.index < $1.index) }
-            .map { PrefetchRequest(index: $0.index, target: target(for: $0.image), animated: fullView != nil) }
+            .map { PrefetchRequest(index: $0.index, target: target(for: $0.image), animated: fullView != nil || animatesCells) }
         var diff = binder.reconcile(visible: requests, prefetch: prefetchWindow())
         for cancelled in diff.cancels where cancelled.index < count && !items[cancelled.index].state.isSettled {
             items[cancelled.index].state = .placeholder
@@ -190,7 +195,7 @@ public struct GalleryModel: Sendable {
         case .forward: range = Array(visibleIndices.upperBound..<min(count, visibleIndices.upperBound + span))
         case .backward: range = Array((max(0, first - span)..<first).reversed())
         }
-        return range.map { PrefetchRequest(index: $0, target: size) }
+        return range.map { PrefetchRequest(index: $0, target: size, animated: animatesCells) }
     }
 
     /// The current binding for `slot`.

@@ -7,8 +7,8 @@ public struct PrefetchRequest: Sendable, Hashable {
     public var index: Int
     /// The pixel size it will be shown at.
     public var target: PixelSize
-    /// Whether it is shown playing (the full view: every frame decoded); the grid and the list
-    /// show stills (`ImageRequest.Options.decodeFirstFrameOnly`).
+    /// Whether it is shown playing (the full view, and cells with `--animate`: every frame
+    /// decoded); else a still (`ImageRequest.Options.decodeFirstFrameOnly`).
     public var animated = false
 
     /// Creates a request.

@@ -10,7 +10,8 @@ import TerminalGraphics
 /// a binding that ends bumps its slot's generation, so nothing painted for it can reach the cell
 /// afterwards — the same rule `ImageSlot` applies to load results.
 ///
-/// Also owns the full view's animation frames and encoding the next screen ahead. UI thread only.
+/// Also owns the animations playing on screen (`CellAnimations`: the full view's, and each cell's
+/// with `--animate`) and encoding the next screen ahead. UI thread only.
 final class CellPictures {
     /// A picture: what was painted, and for which image at which size.
     struct Picture {
@@ -40,8 +41,8 @@ final class CellPictures {
     let painter: CellPainter
     private let post: @Sendable (PaintResult) -> Void
     private(set) var records: [SlotID: Record] = [:]
-    /// The full view's animation.
-    private(set) var animation = FullViewAnimation()
+    /// The animations playing.
+    var animations: CellAnimations
     /// Paints handed to the paint queue whose results have not come back (`accept`), encoding ahead
     /// not counted (it shows nothing by itself).
     private(set) var paintsInFlight = 0
@@ -52,6 +53,7 @@ final class CellPictures {
     init(painter: CellPainter, post: @escaping @Sendable (PaintResult) -> Void) {
         self.painter = painter
         self.post = post
+        animations = CellAnimations(bytesPerSecond: AnimationSetting.on.bytesPerSecond)
     }
 
     /// The image the slot's load delivered last.
@@ -76,7 +78,7 @@ final class CellPictures {
             records[slot]?.pending = nil
             records[slot]?.failed = nil
         }
-        animation.paint(for: nil)
+        animations.forgetPictures()
     }
 
     /// The picture of `slot`'s image in `cells`: painted already (by this slot, ahead, or for another
@@ -84,10 +86,11 @@ final class CellPictures {
     /// same size, or nothing (the frame shows the placeholder).
     func picture(for slot: SlotID, cells: CellSize, cellPixels: PixelSize, now: Double) -> RenderedImage? {
         guard let image = records[slot]?.image else { return nil }
-        if animation.slot == slot, image.isAnimated {
-            paintAnimation(image, cells: cells, cellPixels: cellPixels)
+        if let player = animations.player(of: slot), player.imageID == image.id {
+            animations.drawn(slot, in: cells)
+            paintAnimationFrames(cellPixels: cellPixels)
             // Until its first frame is painted, the still picture (painted as a thumbnail) stands in.
-            if let frame = animation.picture { return frame }
+            if let playing = animations.player(of: slot), playing.cells == cells, let frame = playing.picture { return frame }
         }
         let key = PictureKey(image: image.id, cells: cells)
         guard var record = records[slot] else { return nil }
@@ -116,7 +119,7 @@ final class CellPictures {
     func accept(_ result: PaintResult) {
         paintsInFlight -= 1
         if let frame = result.frame {
-            animation.finished(frame, image: result.key.image, cells: result.key.cells, painted: result.painted)
+            animations.finished(slot: result.slot, image: result.key.image, frame: frame, cells: result.key.cells, painted: result.painted)
             return
         }
         guard var record = records[result.slot], record.generation == result.generation,
@@ -139,21 +142,25 @@ final class CellPictures {
         return record.shown?.key == key || record.pending == key || record.failed == key
     }
 
-    /// Plays the full view's image when it is animated (`slot` nil: no full view).
-    func followAnimation(slot: SlotID?, now: Double) {
-        animation.follow(slot: slot, image: slot.flatMap { records[$0]?.image }, now: now)
+    /// Plays the animated images of `slots` (in priority order, each with its ring of painted
+    /// frames); every other animation stops.
+    func followAnimations(_ slots: [(slot: SlotID, ring: AnimationPlayer.Ring)], now: Double) {
+        animations.follow(slots.compactMap { entry in records[entry.slot]?.image.map { (entry.slot, $0, entry.ring) } }, now: now)
     }
 
-    /// Advances the animation; true when its frame changed.
-    func tickAnimation(now: Double) -> Bool { animation.tick(now: now) }
+    /// Advances the animations; true when a frame changed.
+    func tickAnimations(now: Double) -> Bool { animations.tick(now: now) }
 
     /// Hands the paint queue the animation frames due next.
-    private func paintAnimation(_ image: Image, cells: CellSize, cellPixels: PixelSize) {
-        animation.paint(for: cells)
-        let painter = painter, post = post, slot = animation.slot ?? SlotID(-1)
-        for frame in animation.framesToPaint() {
+    private func paintAnimationFrames(cellPixels: PixelSize) {
+        let painter = painter, post = post
+        for (slot, frame, cells) in animations.framesToPaint() {
+            guard let player = animations.player(of: slot), let image = records[slot]?.image, image.id == player.imageID else {
+                animations.finished(slot: slot, image: 0, frame: frame, cells: cells, painted: nil)  // its player is stale
+                continue
+            }
             paintsInFlight += 1
-            let still = animation.still(frame, of: image)
+            let still = AnimationPlayer.still(frame, of: image)
             Self.queue.async {
                 post(PaintResult(slot: slot, generation: 0, key: PictureKey(image: image.id, cells: cells), frame: frame,
                                  painted: painter.paint(still, cells: cells, cellPixels: cellPixels)))
@@ -193,7 +200,7 @@ public struct PaintResult: Sendable {
     var generation: UInt64
     /// The image and size.
     var key: PictureKey
-    /// The animation frame, for the full view's animation; nil for a cell's picture.
+    /// The animation frame (`CellAnimations`); nil for a cell's still picture.
     var frame: Int?
     /// The bytes, nil when the image could not be painted.
     var painted: RenderedImage?
