@@ -2,10 +2,11 @@ import ImageCodecs
 import TerminalGraphics
 
 /// Every animation playing on screen: one `AnimationPlayer` per visible slot whose image is
-/// animated (the full view's, and with `--animate` each grid or list cell's), ticked in order of
-/// priority (the selected cell first) within a budget of bytes per second to the terminal. A frame
-/// whose bytes the budget cannot take yet waits (its animation slows down) instead of filling the
-/// terminal's input ahead of the next key's frame. Text pictures cost nothing: they play every frame.
+/// animated (the full view's, and with `--animate` each grid or list cell's), ticked within a
+/// budget of bytes per second to the terminal: the selected cell first (the others leave room for
+/// its next frame), then the others, the most overdue first. A frame whose bytes the budget cannot take yet waits (its animation slows down)
+/// instead of filling the terminal's input ahead of the next key's frame (a token bucket of a
+/// quarter second's bytes). Text pictures cost nothing: they play every frame.
 /// Paused (the `a` key, or the window lost focus), nothing advances.
 struct CellAnimations {
     /// Bytes per second the frames may send (`--animate=N`).
@@ -14,8 +15,8 @@ struct CellAnimations {
     private(set) var players: [SlotID: AnimationPlayer] = [:]
     /// Slots in order of priority (the selected one first), as `follow` last gave them.
     private var order: [SlotID] = []
-    /// The byte budget: bytes that may still be sent now; negative while a frame bigger than what
-    /// was left is being paid back.
+    /// The byte budget: bytes that may still be sent now, at most a quarter second's; negative while
+    /// a frame bigger than that is being paid back.
     private var credit = 0.0
     private var creditAt: Double?
     /// Paused by the user (`a`).
@@ -59,10 +60,13 @@ struct CellAnimations {
         refill(now: now)
         guard !isPaused else { return false }
         var changed = false
-        for slot in order {
-            guard var player = players[slot], player.isDue(now: now), player.nextPicture != nil else { continue }
+        let due = order.filter { players[$0].map { $0.isDue(now: now) && $0.nextPicture != nil } ?? false }
+        let first = due.first == order.first ? Array(due.prefix(1)) : []
+        let rest = due.dropFirst(first.count).sorted { (players[$0]?.deadline ?? 0) < (players[$1]?.deadline ?? 0) }
+        for slot in first + rest {
+            guard var player = players[slot] else { continue }
             let cost = player.nextCost
-            if cost > 0 && credit <= 0 { continue }
+            if credit < required(slot) { continue }
             credit -= Double(cost)
             player.advance(now: now)
             players[slot] = player
@@ -71,8 +75,21 @@ struct CellAnimations {
         return changed
     }
 
+    /// The most the budget holds: a quarter second's bytes.
+    private var burst: Double { Double(bytesPerSecond) / 4 }
+
+    /// The credit a frame of `cost` bytes waits for: its bytes, or a full budget for a bigger one.
+    private func needed(_ cost: Int) -> Double { cost == 0 ? -.infinity : min(Double(cost), burst) }
+
+    /// The credit `slot`'s next frame waits for: the others also leave room for the selected
+    /// cell's next frame.
+    private func required(_ slot: SlotID) -> Double {
+        let own = needed(players[slot]?.nextCost ?? 0)
+        guard own > -.infinity, let first = order.first, first != slot, let selected = players[first], selected.deadline != nil else { return own }
+        return min(burst, own + max(0, needed(selected.nextCost)))
+    }
+
     private mutating func refill(now: Double) {
-        let burst = Double(bytesPerSecond) / 4
         if let since = creditAt { credit = min(burst, credit + (now - since) * Double(bytesPerSecond)) } else { credit = burst }
         creditAt = now
     }
@@ -82,11 +99,12 @@ struct CellAnimations {
     func millisecondsToNextFrame(now: Double) -> Int32? {
         guard !isPaused else { return nil }
         var soonest: Double?
-        for player in players.values {
+        for (slot, player) in players {
             guard let deadline = player.deadline else { continue }
             var at = deadline
-            if player.isDue(now: now), player.nextPicture != nil, player.nextCost > 0, credit <= 0 {
-                at = now + (-credit + 1) / Double(max(1, bytesPerSecond))  // when the budget has room again
+            if player.isDue(now: now), player.nextPicture != nil, credit < required(slot) {
+                // When the budget has room (the credit is as of the last tick).
+                at = (creditAt ?? now) + (required(slot) - credit) / Double(max(1, bytesPerSecond))
             } else if player.isDue(now: now), player.nextPicture == nil {
                 continue  // its paint's result wakes the loop
             }
