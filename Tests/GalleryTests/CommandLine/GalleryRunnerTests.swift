@@ -130,9 +130,11 @@ import TestSupport
         let run = try printPiped {
             $0.viewMode = .list
             $0.stats = true
+            $0.animate = .off
         }
         #expect(run.status == 0)
         #expect(run.err.hasPrefix("sdgallery: --list does not apply to --print (the sheet is a grid)\n"))
+        #expect(run.err.contains("sdgallery: --animate does not apply to --print (a sheet is written once: it shows first frames)\n"))
         #expect(run.err.contains("sheet: 3 entries, 1 failed"))
     }
 
@@ -150,5 +152,18 @@ import TestSupport
         err = ""
         #expect(GalleryRunner.run(options, stdout: { _ in }, stderr: { err += $0 }) == 1)
         #expect(err == "sdgallery: line 1: unsupported scheme 'ftp': ftp://x/y\nsdgallery: no usable entries in the list\n")
+    }
+}
+
+/// `--animate=off|on|N`.
+@Suite struct AnimationSettingTests {
+    @Test func offOnAndARateParse() {
+        #expect(AnimationSetting(parsing: "off") == .off)
+        #expect(AnimationSetting(parsing: "ON") == .on)
+        #expect(AnimationSetting(parsing: "500k") == AnimationSetting(cellsPlay: true, bytesPerSecond: 500_000))
+        #expect(AnimationSetting(parsing: "2M")?.bytesPerSecond == 2_000_000)
+        #expect(AnimationSetting(parsing: "sometimes") == nil)
+        #expect(AnimationSetting(parsing: "-5") == nil)
+        #expect(GalleryOptions().animate == .on)
     }
 }

@@ -13,6 +13,9 @@ struct CommandLineTests {
         #expect(try await Blocking.run { try EndToEnd.run(bin, ["--renderer", "svg", "x"]) }.status == 2)
         #expect(try await Blocking.run { try EndToEnd.run(bin, ["--header", "nocolon", "x"]) }.status == 2)
         #expect(try await Blocking.run { try EndToEnd.run(bin, ["--user", "u", "x"]) }.status == 2)
+        let animate = try await Blocking.run { try EndToEnd.run(bin, ["--animate", "sometimes", "x"]) }
+        #expect(animate.status == 2)
+        #expect(animate.err.contains("--animate 'sometimes' is not off, on or a rate (e.g. 500k)."))
         let missing = try await Blocking.run { try EndToEnd.run(bin, ["/nonexistent/list.txt"]) }
         #expect(missing.status == 1)
         #expect(missing.err == "sdgallery: cannot read '/nonexistent/list.txt': No such file or directory\n")

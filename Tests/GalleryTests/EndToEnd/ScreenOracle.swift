@@ -67,6 +67,9 @@ enum ScreenOracle {
             // Keys sent before the gallery runs would be read by the probe: every key must count.
             guard !direct || log.waitForFirstFrame() else { return (false, -1) }
             try actions(terminal, before)
+            // Animations play until paused (`a`): paused, the screen settles, and Ctrl-L must paint
+            // the frames it holds.
+            try terminal.key("a")
             let first = try terminal.settledScreenshot(to: before, timeout: settleTimeout)
             try terminal.key("ctrl+l")
             var second = try terminal.settledScreenshot(to: after, timeout: settleTimeout, newFrame: true)

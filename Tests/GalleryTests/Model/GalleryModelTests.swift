@@ -110,6 +110,22 @@ func makeModel(count: Int, columns: Int = 160, rows: Int = 37, mode: ViewMode = 
         #expect(model.prefetchWindow().allSatisfy { $0.animated })
     }
 
+    /// Issue 32: with `--animate` the cells play, so their loads and prefetches decode every frame
+    /// (one cache entry for both); `a` pauses, in any view, and changes no load.
+    @Test func withAnimateCellsAndTheirPrefetchesDecodeEveryFrame() {
+        var model = makeModel(count: 100)
+        model.animatesCells = true
+        let grid = model.reconcile()
+        #expect(!grid.binds.isEmpty && grid.binds.allSatisfy { $0.animated && $0.request.decodeOptions.isEmpty })
+        #expect(!model.prefetchWindow().isEmpty && model.prefetchWindow().allSatisfy { $0.animated })
+        #expect(model.perform(.toggleAnimation).changed)
+        #expect(model.animationsPaused)
+        #expect(model.reconcile().binds.isEmpty)
+        _ = model.perform(.open)
+        _ = model.perform(.toggleAnimation)
+        #expect(!model.animationsPaused && model.fullView == 0)
+    }
+
     @Test func viewToggleHelpAndFullView() {
         var model = makeModel(count: 30)
         _ = model.perform(.toggleView)
