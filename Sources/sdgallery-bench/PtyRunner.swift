@@ -29,6 +29,10 @@ struct PtyRunner {
     static let inherited: Set<String> = ["PATH", "HOME", "TMPDIR", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR"]
     /// Killed (SIGKILL) after this many seconds.
     var timeout: Double = 300
+    /// Input typed at these times (seconds from the spawn), in order.
+    var keys: [(at: Double, bytes: [UInt8])] = []
+    /// The output bytes between these times (seconds from the spawn) are also counted apart.
+    var window: (from: Double, to: Double)?
 
     /// What a run measured.
     struct Result {
@@ -42,6 +46,8 @@ struct PtyRunner {
         var queries: [(String, Int)]
         /// Replies written.
         var replies: Int
+        /// Bytes written within `window`.
+        var windowBytes = 0
     }
 
     enum Failure: Error, CustomStringConvertible {
@@ -89,15 +95,22 @@ struct PtyRunner {
         var replies = 0
         var exitStatus: Int32?
         var slaveClosed = false
+        var windowBytes = 0
+        var nextKey = 0
         while true {
             var fds = [pollfd(fd: master, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&fds, 1, exitStatus == nil ? 20 : 0)
+            _ = poll(&fds, 1, exitStatus == nil ? (nextKey < keys.count ? 2 : 20) : 0)
+            while nextKey < keys.count, Self.now() - start >= keys[nextKey].at {
+                _ = keys[nextKey].bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
+                nextKey += 1
+            }
             var readSomething = false
             while true {
                 let count = read(master, &buffer, buffer.count)
                 if count > 0 {
                     readSomething = true
                     bytes += count
+                    if let window, (window.from..<window.to).contains(Self.now() - start) { windowBytes += count }
                     let answer = parser.feed(buffer[0..<count])
                     if !answer.isEmpty {
                         replies += 1
@@ -118,7 +131,8 @@ struct PtyRunner {
                 break
             }
         }
-        return Result(seconds: Self.now() - start, bytes: bytes, status: exitStatus ?? -1, queries: parser.seen, replies: replies)
+        return Result(seconds: Self.now() - start, bytes: bytes, status: exitStatus ?? -1, queries: parser.seen, replies: replies,
+                      windowBytes: windowBytes)
     }
 
     /// posix_spawn in a new session whose controlling terminal is the pty (stdin, stdout and, unless

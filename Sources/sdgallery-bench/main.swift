@@ -24,6 +24,8 @@ case "decode-rss":
     DecodeRSSBench.run(rest)
 case "negotiate":
     NegotiateBench.run(rest)
+case "animate":
+    AnimateBench.run(rest)
 case "scan-bytes":
     ScanBytesBench.run(rest)
 case "suite", "sheet", "scroll", "memory", "keys":
@@ -39,6 +41,7 @@ default:
     print("  pty [--stderr PATH] -- COMMAND …         run COMMAND on a 160×48 pty that answers terminal queries")
     print("  decode-rss FILE [--box WxH] [--first-frame]   one decode: frames kept, time, peak RSS")
     print("  negotiate --images DIR [--sdgallery BIN,…]   bytes of a --print sheet from a server negotiating AVIF/WebP/JPEG on Accept")
+    print("  animate [--sdgallery BIN] [--seconds S] [--renderers sixel,kitty,blocks]   bytes/s and key-to-frame with animated cells, on and off")
     print("  scan-bytes --images DIR [--sdgallery BIN,…] [--rates 1M,0] [--files]   bytes a cold --print sheet fetches vs where each cell's scans end")
     print("  suite --images DIR [--sdgallery BIN] [--quick] [--runs N] [--out FILE]   every end-to-end benchmark (scripts/bench)")
     print("  sheet | scroll | memory | keys --images DIR …   one of them: contact sheet vs timg/chafa (Debian 12 and 13), scroll waste,")
