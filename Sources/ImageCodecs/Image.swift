@@ -43,7 +43,11 @@ public struct Image: Sendable {
         width: Int, height: Int, pixels: [UInt8],
         frames: [ImageFrame] = [], loopCount: Int = 0, sourceSize: PixelSize? = nil
     ) {
-        self.id = ImageIdentity.next()
+        self.init(id: ImageIdentity.next(), width: width, height: height, pixels: pixels, frames: frames, loopCount: loopCount, sourceSize: sourceSize)
+    }
+
+    private init(id: UInt64, width: Int, height: Int, pixels: [UInt8], frames: [ImageFrame], loopCount: Int, sourceSize: PixelSize?) {
+        self.id = id
         self.width = width
         self.height = height
         self.pixels = pixels
@@ -54,6 +58,17 @@ public struct Image: Sendable {
 
     /// The pixel size.
     public var size: PixelSize { PixelSize(width: width, height: height) }
+
+    /// Frame `index` of an animation as a still image (the image itself when it is not animated or
+    /// has no such frame), with an identity of its own that every call gives again: renderers' caches
+    /// and kitty's uploads key on the frame, so a frame painted again is found again. The identity
+    /// is the image's with the frame's number above bit 40 (identities count up from 1: 2⁴⁰ images
+    /// are never made; frames stop at `DecodeOptions.maxFrames`).
+    public func frameImage(_ index: Int) -> Image {
+        guard isAnimated, index >= 0, index < frames.count, index < 1 << 23 else { return self }
+        return Image(id: id &+ (UInt64(index + 1) << 40), width: width, height: height, pixels: frames[index].pixels,
+                     frames: [], loopCount: 0, sourceSize: sourceSize)
+    }
 
     /// Whether the image has more than one frame.
     public var isAnimated: Bool { frames.count > 1 }

@@ -77,3 +77,18 @@ import Testing
         #expect(DecodeOptions.defaultFrameByteLimit(targetSize: PixelSize(width: 1000, height: 1000)) == 256_000_000)
     }
 }
+
+/// A frame as a still keeps one identity however often it is asked for (renderers' caches and
+/// kitty's uploads key on it).
+@Suite struct FrameImageTests {
+    @Test func aFramesStillHasOneIdentityOfItsOwn() throws {
+        let image = try ImageCoders.decode(OutputBudgetTests.gif(width: 4, height: 4, frames: 3))
+        #expect(image.frames.count == 3)
+        let first = image.frameImage(1), again = image.frameImage(1), other = image.frameImage(2)
+        #expect(first.id == again.id && first.id != other.id && first.id != image.id)
+        #expect(first.pixels == image.frames[1].pixels && !first.isAnimated && first.size == image.size)
+        #expect(image.frameImage(7).id == image.id, "no such frame: the image itself")
+        let still = try ImageCoders.decode(OutputBudgetTests.gif(width: 4, height: 4, frames: 1))
+        #expect(still.frameImage(0).id == still.id)
+    }
+}

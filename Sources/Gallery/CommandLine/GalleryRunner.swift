@@ -161,6 +161,9 @@ public enum GalleryRunner {
         if case .sixel = profile.renderer.kind {
             screen.reportFocus()
             app.repaintOnFocus = true
+        } else if options.animate.cellsPlay {
+            // A window without focus holds its animations: nobody watches them.
+            screen.reportFocus()
         }
         if badLines > 0 {
             app.status.message = "\(badLines) bad line\(badLines == 1 ? "" : "s") in the list"

@@ -144,9 +144,4 @@ struct AnimationPlayer {
     /// picture stands in).
     var picture: RenderedImage? { painted[frame] }
 
-    /// Frame `index` of `image` as a still image.
-    static func still(_ index: Int, of image: Image) -> Image {
-        guard image.isAnimated, index < image.frames.count else { return image }
-        return Image(width: image.width, height: image.height, pixels: image.frames[index].pixels, sourceSize: image.sourceSize)
-    }
 }

@@ -160,7 +160,7 @@ final class CellPictures {
                 continue
             }
             paintsInFlight += 1
-            let still = AnimationPlayer.still(frame, of: image)
+            let still = image.frameImage(frame)
             Self.queue.async {
                 post(PaintResult(slot: slot, generation: 0, key: PictureKey(image: image.id, cells: cells), frame: frame,
                                  painted: painter.paint(still, cells: cells, cellPixels: cellPixels)))
