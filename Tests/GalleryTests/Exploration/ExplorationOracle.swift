@@ -18,6 +18,8 @@ enum ExplorationOracle {
 
     /// Settles `driver` and checks the properties.
     static func check(_ driver: GalleryDriver) -> String? {
+        // Animations play until paused: paused, the screen settles and Ctrl-L paints what it holds.
+        if !driver.app.model.animationsPaused { driver.run(.key("a", Array("a".utf8))) }
         driver.settle()
         let terminal = driver.screen.terminal
         var problems: [String] = []

@@ -16,7 +16,7 @@ enum ExplorationStep: Sendable, CustomStringConvertible {
         ("j", "j"), ("k", "k"), ("PageDown", "\u{1B}[6~"), ("PageUp", "\u{1B}[5~"), ("h", "h"), ("l", "l"),
         ("Down", "\u{1B}[B"), ("Up", "\u{1B}[A"), ("Left", "\u{1B}[D"), ("Right", "\u{1B}[C"), ("g", "g"), ("G", "G"),
         ("Enter", "\r"), ("q", "q"), ("n", "n"), ("p", "p"), ("v", "v"), ("Esc", "\u{1B}"), ("r", "r"),
-        ("Ctrl-L", "\u{0C}"), ("/", "/"),
+        ("Ctrl-L", "\u{0C}"), ("/", "/"), ("a", "a"),
     ]
     static let sizes = [CellSize(columns: 100, rows: 30), CellSize(columns: 64, rows: 20), CellSize(columns: 80, rows: 24)]
 

@@ -53,8 +53,9 @@ final class GalleryDriver {
         screen = ModelScreen(kind: kind, size: size, cellPixels: PixelSize(width: 6, height: 12), painter: painter,
                              coversBeforePlacing: profile.tmuxImages != nil)
         let items = (0..<count).map { GalleryItem(entry: URLListEntry(line: $0 + 1, location: .remote(URL(string: "https://e.example/\($0).png")!))) }
-        let model = GalleryModel(items: items, terminal: size, cellPixels: screen.cellPixels, columnsOverride: 6,
+        var model = GalleryModel(items: items, terminal: size, cellPixels: screen.cellPixels, columnsOverride: 6,
                                  imageLimit: profile.tmuxImages?.limit)
+        model.animatesCells = true  // every fourth item plays (`ScriptedSource.makeImage`)
         app = try GalleryApp(model: model, screen: screen, source: source, painter: painter, inputDescriptor: keyboard.read)
         // A step that timed out stands for the escape timeout having passed.
         app.escapeTimeout = 0

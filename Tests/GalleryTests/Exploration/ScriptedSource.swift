@@ -30,10 +30,17 @@ final class ScriptedSource: CellImageSource {
     private var generation = 0
 
     /// A solid image for `index`: 12–72 px wide and tall, by item (landscape, portrait, square).
+    /// Every fourth item's final image is an animation of three colours, 20 ms a frame (the cells
+    /// play it: `GalleryModel.animatesCells`).
     func makeImage(_ index: Int, variant: Int = 0) -> Image {
         let width = 12 + (index * 37 % 6) * 12, height = 12 + (index * 53 % 5) * 15
-        let colour: [UInt8] = [UInt8(truncatingIfNeeded: index * 29 + variant * 101), UInt8(truncatingIfNeeded: index * 71), UInt8(truncatingIfNeeded: 40 + variant * 50), 255]
-        return Image(width: width, height: height, pixels: Array([[UInt8]](repeating: colour, count: width * height).joined()))
+        func solid(_ variant: Int) -> [UInt8] {
+            let colour: [UInt8] = [UInt8(truncatingIfNeeded: index * 29 + variant * 101), UInt8(truncatingIfNeeded: index * 71), UInt8(truncatingIfNeeded: 40 + variant * 50), 255]
+            return Array([[UInt8]](repeating: colour, count: width * height).joined())
+        }
+        guard index % 4 == 3, variant == 0 else { return Image(width: width, height: height, pixels: solid(variant)) }
+        let frames = (0..<3).map { ImageFrame(pixels: solid($0 * 2), duration: 0.02) }
+        return Image(width: width, height: height, pixels: frames[0].pixels, frames: frames, loopCount: 0)
     }
 
     func details(_ image: Image, origin: String) -> ImageDetails {
