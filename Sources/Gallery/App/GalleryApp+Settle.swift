@@ -11,7 +11,7 @@ extension GalleryApp {
     var pendingWork: [String] {
         let checks: [(String, Bool)] = [
             ("frame", dirty), ("repaint", repaintAll), ("key", keyWaiting != nil),
-            ("input", decoder.hasPending), ("fling", holdingDownloads),
+            ("input", decoder.hasPending), ("fling", pacing.holdingDownloads),
             ("cells", status.pendingCells > 0), ("downloads", status.activeDownloads > 0),
             ("paints", pictures.paintsInFlight > 0),
             ("animation", pictures.animations.isPlaying),

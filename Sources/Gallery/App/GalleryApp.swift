@@ -24,13 +24,8 @@ public final class GalleryApp {
     public private(set) var keyLatencies: [Double] = []
     /// When the oldest key not yet shown by a frame was read.
     var keyWaiting: Double?
-    /// When a key last changed which items are bound, and whether downloads are held for a fling.
-    var lastKeyScreenChange = -Double.infinity
-    var holdingDownloads = false
-    /// Since when the screen is complete and no key moved it (nil: it is not), and whether
-    /// prefetches are held until that lasts `prefetchPause` (`GalleryApp+Pacing`).
-    var quietSince: Double?
-    var holdingPrefetches = false
+    /// When downloads wait for a fling to end and prefetches for the screen to be complete.
+    var pacing = LoadPacing()
     /// The filter generation running scans serve (`GalleryApp+Filter`); set on the UI thread, read by scans.
     let currentFilterGeneration = Locked(0)
     /// Frames presented.
@@ -161,8 +156,8 @@ public final class GalleryApp {
         let busy = status.pendingCells > 0 || status.activeDownloads > 0
         var timeout: Int32 = decoder.hasPending ? max(0, escapeWait - inputAge) : (busy ? 120 : 1000)
         if let next = pictures.animations.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
-        if let release = flingEndsIn(now: Self.now()) { timeout = min(timeout, release) }
-        if let release = prefetchesReleaseIn(now: Self.now()) { timeout = min(timeout, release) }
+        if let release = pacing.flingEndsIn(now: Self.now()) { timeout = min(timeout, release) }
+        if let release = pacing.prefetchesReleaseIn(now: Self.now()) { timeout = min(timeout, release) }
         if (dirty || repaintAll) && terminalKeepsUp(forKey: keyWaiting != nil) {
             // A frame is owed: wake when its slot comes (while the terminal is behind, its room
             // for more bytes wakes the loop instead).

@@ -3,7 +3,7 @@ import Testing
 @testable import Gallery
 
 /// Prefetches wait for a pause: the screen complete, and no key moving it, for
-/// `GalleryApp.prefetchPause`. A fling stops on each screen only until it is complete and a moment
+/// `LoadPacing.prefetchPause`. A fling stops on each screen only until it is complete and a moment
 /// more; a prefetch of the next screen started at once was cut by the next burst, its bytes fetched
 /// for nothing (the most of `sdgallery-bench scroll`'s waste once no image was fetched twice).
 @Suite struct GalleryAppPrefetchPauseTests {
@@ -13,7 +13,7 @@ import Testing
         let bound = ContinuousClock.now  // the recording source completes every bind at once
         #expect(await harness.wait { $0.contains("release prefetches") })
         let waited = ContinuousClock.now - bound
-        #expect(waited >= .seconds(GalleryApp.prefetchPause * 0.8), "released after \(waited)")
+        #expect(waited >= .seconds(LoadPacing.prefetchPause * 0.8), "released after \(waited)")
         let log = harness.source.entries
         #expect(log.firstIndex(of: "hold prefetches").map { $0 < log.firstIndex(of: "release prefetches")! } == true)
         harness.type("q")
