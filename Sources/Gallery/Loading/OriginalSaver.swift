@@ -2,8 +2,8 @@ import Foundation
 import ImageCodecs
 import WebImage
 
-/// `s`: the selected image's original bytes, saved into a directory: a manager load asking for the
-/// original (`.originalData`: the disk cache's entry when it holds one, else a download, which the
+/// `s`: the selected image's original bytes, saved into a directory: the manager's original
+/// (`ImageManager.loadOriginal`: the disk cache's entry when it holds one, else a download, which the
 /// cache then keeps), or a copy, for a local file. Never overwrites: `name.jpg` is taken,
 /// so `name (1).jpg`, `name (2).jpg`, … (created with `O_EXCL`). Runs on a background queue; `done`
 /// gets the one line for the status bar. A local file goes through the checks a load makes (a regular
@@ -23,14 +23,10 @@ struct OriginalSaver: Sendable {
                 case .failure(let reason): done("cannot save \(TerminalText.sanitize(path)): \(reason.text)")
                 }
             case .remote(let url):
-                let request = ImageRequest(url: url, options: [.originalData, .retryFailed, .skipMemoryStore])
-                manager.loadImage(with: request) { result in
-                    if let data = result.data {
-                        done(write(data, name: location.fileName))
-                    } else if let error = result.error {
-                        done("cannot save: \(error.shortDescription)")
-                    } else if result.isFinished {
-                        done("cannot save: no original bytes")
+                manager.loadOriginal(of: url) { result in
+                    switch result {
+                    case .success(let original): done(write(original.data, name: location.fileName))
+                    case .failure(let error): done("cannot save: \(error.shortDescription)")
                     }
                 }
             }

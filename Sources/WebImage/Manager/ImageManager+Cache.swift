@@ -5,16 +5,13 @@ extension ImageManager {
     /// Step 1: the cache (RFC 9111). A fresh hit completes with no request; a stale one (or
     /// `no-cache`, or unknown freshness) — and any hit with `.refreshCached` — is delivered at once,
     /// then revalidated with a conditional request. A miss downloads, unless `.memoryCacheOnly`
-    /// (which also never revalidates). With `.originalData` only a hit with the original bytes counts.
+    /// (which also never revalidates).
     func queryCache(_ load: Load) {
         let options = load.url.isHTTP ? load.options : load.options.subtracting(.refreshCached)
         let memoryOnly = options.contains(.memoryCacheOnly)
-        let wantsData = options.contains(.originalData)
         let now = cache.config.clock
         let query = cache.queryCacheOperation(forKey: load.cacheKey, options: options) { [self] result in
-            if wantsData, let data = result.data {
-                load.deliver(ImageLoadResult(url: load.url, image: result.image, data: data, cacheType: result.cacheType), last: true)
-            } else if !wantsData, let image = result.image {
+            if let image = result.image {
                 let revalidate = load.url.isHTTP && !memoryOnly && (options.contains(.refreshCached) || !result.isFresh(at: now()))
                 var hit = ImageLoadResult(url: load.url, image: image, cacheType: result.cacheType)
                 hit.isRevalidating = revalidate

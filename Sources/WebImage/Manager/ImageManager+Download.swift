@@ -31,17 +31,26 @@ extension ImageManager {
         if let token { load.operation.attach(token) }
     }
 
-    /// A finished download: transform, store (memory and/or disk), complete.
+    /// A finished download: stored (memory and/or disk), then delivered.
     private func finishDownload(_ load: Load, _ download: DownloadResult) {
-        failedURLs.remove(load.key)
+        switch storeDownload(download, url: load.url, key: load.key, cacheKey: load.cacheKey, options: load.options) {
+        case .success(let image): load.deliver(ImageLoadResult(url: load.url, image: image, data: download.data), last: true)
+        case .failure(let failure): load.deliver(ImageLoadResult(url: load.url, error: failure), last: true)
+        }
+    }
+
+    /// What every finished download goes through, an image's or an original's (`loadOriginal`):
+    /// the failed-URL entry cleared, what the file is set on the image, transform, store (memory
+    /// and/or disk). The stored image, or why the body is no image.
+    func storeDownload(_ download: DownloadResult, url: URL, key: String, cacheKey: ImageCacheKey,
+                       options: ImageRequest.Options) -> Result<Image, ImageLoadError> {
+        failedURLs.remove(key)
         guard var image = download.image else {
-            let failure = ImageLoadError.download(.decodeFailed(url: load.url, reason: .empty))
-            load.deliver(ImageLoadResult(url: load.url, error: failure), last: true)
-            return
+            return .failure(.download(.decodeFailed(url: url, reason: .empty)))
         }
         var transformed = false
         if let delegate, !image.isAnimated {
-            let result = delegate.transformDownloadedImage(image, for: load.url)
+            let result = delegate.transformDownloadedImage(image, for: url)
             transformed = result.id != image.id
             image = result
         }
@@ -56,13 +65,13 @@ extension ImageManager {
         // original: its image goes to memory and to disk as the URL's early image (`EarlyImageEntry`,
         // with the original's validators and freshness), and the rest is fetched (resumed) when wanted.
         let whole = download.isWholeBody
-        let toDisk = !load.options.contains(.cacheMemoryOnly) && !transformed && !HTTPFreshness.forbidsStorage(download.headers)
+        let toDisk = !options.contains(.cacheMemoryOnly) && !transformed && !HTTPFreshness.forbidsStorage(download.headers)
         cache.store(
-            image: !load.options.contains(.skipMemoryStore) || transformed || !whole ? image : nil,
-            data: transformed || !whole ? nil : download.data, forKey: load.cacheKey, toDisk: toDisk,
+            image: !options.contains(.skipMemoryStore) || transformed || !whole ? image : nil,
+            data: transformed || !whole ? nil : download.data, forKey: cacheKey, toDisk: toDisk,
             validators: download.validators, contentType: download.headers["content-type"], responseHeaders: download.headers
         )
-        load.deliver(ImageLoadResult(url: load.url, image: image, data: download.data), last: true)
+        return .success(image)
     }
 }
 

@@ -89,16 +89,13 @@ public final class ImageManager: Sendable {
     /// `.progressiveLoad`) and for the result; with `.refreshCached` and a cached copy, first for the
     /// cached image and again for the revalidation (`isNotModified`, a new image, or an error).
     /// Callbacks run on background queues (a memory hit inline, before this returns); never after
-    /// `cancel()`. With `.originalData` the result's `data` is the whole original file.
+    /// `cancel()`. The original file's bytes come from `loadOriginal(of:completed:)`.
     @discardableResult
     public func loadImage(
         with request: ImageRequest, progress: DownloadProgressHandler? = nil,
         completed: @escaping @Sendable (ImageLoadResult) -> Void
     ) -> CombinedOperation {
-        let operation = CombinedOperation { [weak self] op in
-            _ = self?.running.withLock { $0.remove(op) }
-        }
-        running.withLock { _ = $0.insert(operation) }
+        let operation = makeOperation()
         guard let url = request.url, Self.isLoadable(url) else {
             let text = request.url?.redactedString ?? ""
             operation.deliver(final: true) { completed(ImageLoadResult(url: request.url, error: .invalidURL(text))) }
@@ -115,6 +112,15 @@ public final class ImageManager: Sendable {
         } else {
             queryCache(load)
         }
+        return operation
+    }
+
+    /// A new operation, counted in `runningOperations` until it ends.
+    func makeOperation() -> CombinedOperation {
+        let operation = CombinedOperation { [weak self] op in
+            _ = self?.running.withLock { $0.remove(op) }
+        }
+        running.withLock { _ = $0.insert(operation) }
         return operation
     }
 

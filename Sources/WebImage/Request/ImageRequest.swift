@@ -72,9 +72,9 @@ public struct ImageRequest: Sendable, Hashable {
         public static let cacheMemoryOnly = Options(rawValue: 1 << 4)
         /// Keep the decoded image out of the memory cache (prefetching to disk).
         public static let skipMemoryStore = Options(rawValue: 1 << 5)
-        /// The original file's bytes are wanted (`s` saves them): the result's `data` holds the whole
-        /// original, from the disk cache or a download; no early stop, no transformed image.
-        public static let originalData = Options(rawValue: 1 << 6)
+        /// The original file's bytes are wanted (`ImageManager.loadOriginal`, which `s` calls): the
+        /// cache query reads the disk entry's bytes; no early stop, no early image.
+        static let originalData = Options(rawValue: 1 << 6)
 
         // Decoding.
 

@@ -95,15 +95,15 @@ import TestSupport
         await kit.tearDown()
     }
 
-    /// `s` (`.originalData`) at the cell's size wants the file, not pixels: the early image does not
+    /// `s` (`loadOriginal`) after a cell's load wants the file, not pixels: the early image does not
     /// answer it; the kept bytes are resumed and the whole original saved.
     @Test(.enabled(if: cjpeg, "needs cjpeg (libjpeg-turbo-progs)"))
     func savingTheOriginalIgnoresTheEarlyEntry() async throws {
         let body = try await SufficientDownloadTests.progressiveJPEG(width: 1024, height: 768)
         let (kit, url, _) = try await Self.kitAfterACell(body, path: "/o.jpg", etag: "\"o1\"", cacheControl: "max-age=3600")
         let later = Self.laterRun(kit)
-        let saved = await later.manager.results(url, options: [.originalData, .retryFailed, .skipMemoryStore], targetSize: Self.cell)
-        #expect(saved.last?.data == body)
+        let saved = await later.manager.original(url)
+        #expect((try? saved?.get())?.data == body)
         #expect(kit.server.requests(to: "/o.jpg").last?.status == 206)
         await kit.tearDown()
     }

@@ -85,6 +85,16 @@ extension ImageManager {
     }
 }
 
+extension ImageManager {
+    /// `loadOriginal(of:)`, awaited (nil when nothing came within 30 s).
+    func original(_ url: URL?) async -> Result<ImageOriginal, ImageLoadError>? {
+        let recorder = CallbackRecorder<Result<ImageOriginal, ImageLoadError>>()
+        loadOriginal(of: url) { recorder.record($0) }
+        _ = await recorder.wait(count: 1, timeout: .seconds(30))
+        return recorder.all.first
+    }
+}
+
 extension Image {
     /// The colour of the top-left pixel.
     var firstPixel: [UInt8] { Array(pixels.prefix(4)) }
