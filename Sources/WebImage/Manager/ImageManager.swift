@@ -31,8 +31,6 @@ public final class ImageManager: Sendable {
     private let settings = Locked(Settings())
     private let running = Locked<Set<CombinedOperation>>([])
     let fileLoader: LocalFileLoader
-    /// Largest local file loaded (or saved): the same cap as a download body.
-    public static let localFileByteLimit = LocalFileLoader.maxBytes
 
     /// Creates a manager with its own cache and downloader. `failedURLLifetime` is how long a failed
     /// URL is answered from memory (seconds, by `clock`).
