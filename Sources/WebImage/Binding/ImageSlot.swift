@@ -30,14 +30,12 @@ public final class ImageSlot: @unchecked Sendable {  // state touched only on `e
     public var generation: UInt64 { generations[Self.defaultOperationKey] ?? 0 }
     /// Called on the executor whenever `image` changes (the view redraws).
     public var onImageChange: ((Image?) -> Void)?
-    /// Called on the executor with download progress of the current binding.
-    public var onProgress: ((_ received: Int64, _ expected: Int64) -> Void)?
 
     private var operations: [String: CombinedOperation] = [:]
     private var generations: [String: UInt64] = [:]
     /// Completion handlers by operation key; kept here (on the executor) so that the background
     /// callbacks never carry UI closures across threads.
-    private var completions: [String: (ImageLoadResult) -> Void] = [:]
+    private var completions: [String: (ImageLoadEvent) -> Void] = [:]
 
     /// Creates a slot.
     public init(manager: ImageManager = .shared, executor: any UIExecutor) {
@@ -47,12 +45,13 @@ public final class ImageSlot: @unchecked Sendable {  // state touched only on `e
 
     /// Binds the slot to `request.url`: cancels the previous load under `operationKey`, clears the image,
     /// loads, and assigns the image when it comes (unless `.avoidAutoSetImage`: then only `completed`
-    /// gets it). `completed` runs once, for the finished result — and also for partial images with
-    /// `.avoidAutoSetImage` — never for a stale binding. (No placeholder image: the gallery draws its
+    /// gets it). `completed` gets the load's events — progress (the newest, coalesced), a cached
+    /// image under revalidation, the terminal event, and partial images too with `.avoidAutoSetImage`
+    /// — never for a stale binding. (No placeholder image: the gallery draws its
     /// placeholders as text.)
     public func setImage(
         with request: ImageRequest, operationKey: String = ImageSlot.defaultOperationKey,
-        completed: ((ImageLoadResult) -> Void)? = nil
+        completed: ((ImageLoadEvent) -> Void)? = nil
     ) {
         let url = request.url, options = request.options
         cancelImageLoad(forKey: operationKey)
@@ -60,36 +59,26 @@ public final class ImageSlot: @unchecked Sendable {  // state touched only on `e
         self.url = url
         assign(nil)
         guard url != nil else {
-            completed?(ImageLoadResult(url: nil, error: .invalidURL("")))
+            completed?(.finished(.failure(.invalidURL(""))))
             return
         }
         let executor = self.executor
         // Progress and partial images are coalesced: at most one of each is on its way to the UI
         // thread per load, carrying the newest (a body of 1-byte chunks once queued millions).
-        let newestProgress = NewestOnly<(Int64, Int64)>()
-        let progress: DownloadProgressHandler = { [weak self] received, expected, _ in
-            guard newestProgress.offer((received, expected)) else { return }
-            executor.run { [weak self] in
-                guard let (received, expected) = newestProgress.take() else { return }
-                guard let self, self.generations[operationKey] == current else { return }
-                self.onProgress?(received, expected)
-            }
-        }
+        let newestProgress = NewestOnly<ImageLoadEvent>(), newestPreview = NewestOnly<ImageLoadEvent>()
         completions[operationKey] = completed
-        let newestPartial = NewestOnly<ImageLoadResult>()
-        let operation = manager.loadImage(with: request, progress: progress) { [weak self] result in
-            if !result.isFinished && result.error == nil && !result.isRevalidating && !result.isNotModified {
-                guard newestPartial.offer(result) else { return }
-                executor.run { [weak self] in
-                    guard let partial = newestPartial.take() else { return }
-                    guard let self, self.generations[operationKey] == current else { return }
-                    self.handle(partial, options: options, key: operationKey)
-                }
-                return
+        let operation = manager.loadImage(with: request) { [weak self] event in
+            let coalesced: NewestOnly<ImageLoadEvent>?
+            switch event {
+            case .progress: coalesced = newestProgress
+            case .preview: coalesced = newestPreview
+            case .revalidating, .keptCached, .finished: coalesced = nil
             }
+            if let coalesced, !coalesced.offer(event) { return }  // the delivery on its way takes it
             executor.run { [weak self] in
-                guard let self, self.generations[operationKey] == current else { return }
-                self.handle(result, options: options, key: operationKey)
+                let newest = coalesced == nil ? event : coalesced?.take()
+                guard let newest, let self, self.generations[operationKey] == current else { return }
+                self.handle(newest, options: options, key: operationKey)
             }
         }
         if !operation.isFinished { operations[operationKey] = operation }
@@ -110,10 +99,19 @@ public final class ImageSlot: @unchecked Sendable {  // state touched only on `e
         onImageChange?(image)
     }
 
-    private func handle(_ result: ImageLoadResult, options: ImageRequest.Options, key: String) {
+    private func handle(_ event: ImageLoadEvent, options: ImageRequest.Options, key: String) {
         let completed = completions[key]
         let autoSet = !options.contains(.avoidAutoSetImage)
-        if let image = result.image, autoSet { assign(image) }
-        if result.isFinished || !autoSet { completed?(result) }
+        switch event {
+        case .progress:
+            completed?(event)
+        case .preview(let image):
+            if autoSet { assign(image) } else { completed?(event) }
+        case .revalidating(let hit), .finished(.success(let hit)):
+            if autoSet { assign(hit.image) }
+            completed?(event)
+        case .keptCached, .finished(.failure):
+            completed?(event)
+        }
     }
 }

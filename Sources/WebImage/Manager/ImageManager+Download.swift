@@ -4,39 +4,42 @@ import ImageCodecs
 extension ImageManager {
     /// Step 3: the network. Stores the result and completes; 304 touches the entry. A revalidation
     /// (`cached`) sends the stored validators, asks intermediaries for a fresh copy and shows no
-    /// progressive frames over the cached image.
+    /// progressive frames over the cached image; it ends with `.keptCached` (a 304, or a failure:
+    /// the cached image stands) or the new image.
     func download(_ load: Load, cached: CachedCopy?) {
         let request = cached.map { load.request.revalidating($0.metadata.validators) } ?? load.request
-        let token = downloader.downloadImage(with: request, progress: load.progress) { [self] result in
+        let progress: DownloadProgressHandler = { received, expected, _ in
+            load.deliver(.progress(received: received, expected: expected > 0 ? expected : nil))
+        }
+        let token = downloader.downloadImage(with: request, progress: progress) { [self] result in
             switch result {
             case .success(let download) where !download.isFinished:
                 guard load.options.contains(.progressiveLoad), let image = download.image else { return }
-                load.deliver(ImageLoadResult(url: load.url, image: image, isFinished: false), last: false)
+                load.deliver(.preview(image))
             case .success(let download):
-                finishDownload(load, download)
-            case .failure(.notModified(_, let validators, let responseHeaders)):
+                load.deliver(.finished(storeDownload(download, url: load.url, key: load.key, cacheKey: load.cacheKey, options: load.options)
+                    .map { ImageLoadSuccess(image: $0, data: download.data) }))
+            case .failure(.notModified(let url, let validators, let responseHeaders)):
+                guard let cached else {
+                    // A 304 this load did not ask for (it joined another load's conditional transfer
+                    // of the URL, which renews the entry): no cached image to keep. Not remembered.
+                    let answer = DownloadError.notModified(url: url, validators: validators, headers: responseHeaders)
+                    return load.deliver(.finished(.failure(.download(answer))))
+                }
                 // RFC 9111 §4.3.4: the 304's headers refresh the stored freshness; its validators, if any, replace the old.
                 let now = cache.config.clock()
-                let freshness = cached?.metadata.freshness?.updated(with: responseHeaders, receivedAt: now)
+                let freshness = cached.metadata.freshness?.updated(with: responseHeaders, receivedAt: now)
                     ?? HTTPFreshness(headers: responseHeaders, receivedAt: now)
-                let merged = validators.isEmpty ? (cached?.metadata.validators ?? validators) : validators
+                let merged = validators.isEmpty ? cached.metadata.validators : validators
                 cache.touch(forKey: load.cacheKey, validators: merged, freshness: freshness)
-                load.deliver(ImageLoadResult(url: load.url, cacheType: .none, isNotModified: true), last: true)
+                load.deliver(.keptCached(cached.hit, revalidationError: nil))
             case .failure(let error):
                 let failure = ImageLoadError.download(error)
                 failedURLs.record(failure, forKey: load.key)
-                load.deliver(ImageLoadResult(url: load.url, error: failure), last: true)
+                load.deliver(cached.map { .keptCached($0.hit, revalidationError: failure) } ?? .finished(.failure(failure)))
             }
         }
         if let token { load.operation.attach(token) }
-    }
-
-    /// A finished download: stored (memory and/or disk), then delivered.
-    private func finishDownload(_ load: Load, _ download: DownloadResult) {
-        switch storeDownload(download, url: load.url, key: load.key, cacheKey: load.cacheKey, options: load.options) {
-        case .success(let image): load.deliver(ImageLoadResult(url: load.url, image: image, data: download.data), last: true)
-        case .failure(let failure): load.deliver(ImageLoadResult(url: load.url, error: failure), last: true)
-        }
     }
 
     /// What every finished download goes through, an image's or an original's (`loadOriginal`):

@@ -73,9 +73,12 @@ public final class PrefetchToken: Cancellable {
         request.url = url
         request.options.insert(.fromLoaderOnly)
         let slot = SlotRelease(release)
-        let operation = manager.loadImage(with: request) { [self] result in
-            guard result.isFinished else { return }
-            record(index, skipped: false, failed: result.error != nil)
+        let operation = manager.loadImage(with: request) { [self] event in
+            switch event {
+            case .progress, .preview, .revalidating: return
+            case .keptCached(_, let revalidationError): record(index, skipped: false, failed: revalidationError != nil)
+            case .finished(let result): record(index, skipped: false, failed: (try? result.get()) == nil)
+            }
             slot.fire()
         }
         let keep = state.withLock { state -> Bool in

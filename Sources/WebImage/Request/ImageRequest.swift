@@ -78,7 +78,7 @@ public struct ImageRequest: Sendable, Hashable {
 
         // Decoding.
 
-        /// Deliver partial images while the download runs (`isFinished == false`).
+        /// Deliver partial images while the download runs (`ImageLoadEvent.preview`).
         public static let progressiveLoad = Options(rawValue: 1 << 7)
         /// The download (or a local file's read) stops once the image is final at the target size
         /// (`IncrementalDecoding.sufficientImage()`: the EXIF thumbnail when it holds the target; a

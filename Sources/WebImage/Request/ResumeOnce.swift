@@ -5,9 +5,9 @@ import Locking
 /// cancelled (even when the cancellation comes before the work exists).
 ///
 /// ```swift
-/// let once = ResumeOnce<ImageLoadResult>(cancelled: CancellationError())
+/// let once = ResumeOnce<ImageLoadSuccess>(cancelled: CancellationError())
 /// return try await once.run { finish in
-///     manager.loadImage(with: request) { result in if result.isFinished { finish(.success(result)) } }
+///     manager.loadImage(with: request) { event in if case .finished(let result) = event { finish(result.mapError { $0 }) } }
 /// }
 /// ```
 final class ResumeOnce<T: Sendable>: Sendable {

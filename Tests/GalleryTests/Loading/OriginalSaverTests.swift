@@ -48,9 +48,13 @@ import WebImage
         let path = dir.appendingPathComponent("refused.png").path
         if kind == "fifo" { #expect(mkfifo(path, 0o600) == 0) }
         let manager = ImageManager(cache: ImageCache(config: { var c = ImageCacheConfig(); c.shouldUseDiskCache = false; return c }()))
-        let loadError = await withCheckedContinuation { continuation in
-            manager.loadImage(with: ImageRequest(url: URL(fileURLWithPath: path))) { result in
-                if result.isFinished { continuation.resume(returning: result.error) }
+        let loadError = await withCheckedContinuation { (continuation: CheckedContinuation<ImageLoadError?, Never>) in
+            manager.loadImage(with: ImageRequest(url: URL(fileURLWithPath: path))) { event in
+                switch event {
+                case .progress, .preview, .revalidating: return
+                case .keptCached, .finished(.success): continuation.resume(returning: nil)
+                case .finished(.failure(let error)): continuation.resume(returning: error)
+                }
             }
         }
         let reason = try #require(loadError?.shortDescription)

@@ -62,13 +62,13 @@ private final class Assignments: @unchecked Sendable {  // touched only on the s
         kit.serve("/ok.png", color: (1, 2, 3, 255))
         let executor = QueueUIExecutor()
         let slot = executor.sync { ImageSlot(manager: kit.manager, executor: executor) }
-        let done = CallbackRecorder<ImageLoadResult>()
+        let done = LoadRecorder()
 
-        executor.sync { slot.setImage(with: ImageRequest(url: kit.server.url("/ok.png"))) { done.record($0) } }
+        executor.sync { slot.setImage(with: ImageRequest(url: kit.server.url("/ok.png"))) { done.recordLoad($0) } }
         #expect(await done.wait(count: 1))
         #expect(executor.sync { slot.image?.firstPixel } == [1, 2, 3, 255])
 
-        executor.sync { slot.setImage(with: ImageRequest(url: nil)) { done.record($0) } }
+        executor.sync { slot.setImage(with: ImageRequest(url: nil)) { done.recordLoad($0) } }
         #expect(done.all.count == 2)
         #expect(done.all.last?.error == .invalidURL(""))
         #expect(executor.sync { slot.image } == nil)
@@ -80,8 +80,8 @@ private final class Assignments: @unchecked Sendable {  // touched only on the s
         kit.serve("/a.png", color: (4, 5, 6, 255))
         let executor = QueueUIExecutor()
         let slot = executor.sync { ImageSlot(manager: kit.manager, executor: executor) }
-        let done = CallbackRecorder<ImageLoadResult>()
-        executor.sync { slot.setImage(with: ImageRequest(url: kit.server.url("/a.png"), options: .avoidAutoSetImage)) { done.record($0) } }
+        let done = LoadRecorder()
+        executor.sync { slot.setImage(with: ImageRequest(url: kit.server.url("/a.png"), options: .avoidAutoSetImage)) { done.recordLoad($0) } }
         #expect(await done.wait(count: 1))
         #expect(done.all.first?.image?.firstPixel == [4, 5, 6, 255])
         #expect(executor.sync { slot.image } == nil)
@@ -96,14 +96,15 @@ private final class Assignments: @unchecked Sendable {  // touched only on the s
         kit.server.route("/slow.png", slow)
         let executor = QueueUIExecutor()
         let slot = executor.sync { ImageSlot(manager: kit.manager, executor: executor) }
-        let done = CallbackRecorder<ImageLoadResult>()
+        let done = LoadRecorder()
         executor.sync { slot.setImage(with: ImageRequest(url: kit.server.url("/slow.png"))) { done.record($0) } }
         #expect(await kit.server.waitUntil { !$0.isEmpty })
-        executor.sync { slot.cancelCurrentImageLoad() }
+        let before = executor.sync { slot.cancelCurrentImageLoad(); return done.all.count }  // progress so far
         #expect(await kit.server.waitUntil(timeout: .seconds(30)) { $0.first?.clientDisconnectedEarly == true })
         #expect(await kit.manager.untilIdle())
         executor.sync {}  // a callback queued for the slot would have run by now
-        #expect(done.all.count == 0)
+        #expect(done.all.count == before)
+        #expect(done.all.allSatisfy { if case .progress = $0 { true } else { false } })
         await kit.tearDown()
     }
 }

@@ -15,7 +15,7 @@ import TestSupport
         let url = kit.server.url("/m.png")
         let box = PixelSize(width: 8, height: 8)
         let request = ImageRequest(url: url, targetSize: box, options: .memoryCacheOnly)
-        let before = Locked<ImageLoadResult?>(nil)
+        let before = Locked<ImageLoadEvent?>(nil)
         kit.manager.loadImage(with: request) { result in before.withLock { $0 = result } }
         let miss = try #require(before.withLock { $0 })
         #expect(miss.image == nil)
@@ -23,10 +23,10 @@ import TestSupport
         #expect(kit.server.requests(to: "/m.png").isEmpty)
 
         _ = await kit.manager.results(url, targetSize: box)
-        let after = Locked<ImageLoadResult?>(nil)
+        let after = Locked<ImageLoadEvent?>(nil)
         kit.manager.loadImage(with: request) { result in after.withLock { $0 = result } }
         let hit = try #require(after.withLock { $0 })
-        #expect(hit.cacheType == .memory && hit.image?.size == box && hit.isFinished && !hit.isRevalidating)
+        #expect(hit.cacheType == .memory && hit.image?.size == box && hit.isTerminal && !hit.isRevalidating)
         #expect(kit.server.requests(to: "/m.png").count == 1)
         await kit.tearDown()
     }
