@@ -4,7 +4,7 @@ import ImageCodecs
 extension ImageCache {
     /// Async form of `queryCacheOperation`; task cancellation cancels the query and throws
     /// `CancellationError`.
-    public func query(_ key: ImageCacheKey, options: ImageRequest.Options = []) async throws -> ImageCacheQueryResult {
+    package func query(_ key: ImageCacheKey, options: ImageRequest.Options = []) async throws -> ImageCacheQueryResult {
         try await ResumeOnce<ImageCacheQueryResult>().run { finish in
             queryCacheOperation(forKey: key, options: options) { finish(.success($0)) }
         }

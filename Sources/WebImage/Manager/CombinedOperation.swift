@@ -23,7 +23,7 @@ public final class CombinedOperation: Cancellable, Hashable {
     public var isFinished: Bool { state.withLock { $0.finished } }
 
     /// The download's token while one runs (its `priority` can be changed live).
-    public var downloadToken: DownloadToken? { state.withLock { $0.parts.lazy.compactMap { $0 as? DownloadToken }.last } }
+    package var downloadToken: DownloadToken? { state.withLock { $0.parts.lazy.compactMap { $0 as? DownloadToken }.last } }
 
     /// Cancels the cache query and the download handler; no completion follows.
     public func cancel() {
