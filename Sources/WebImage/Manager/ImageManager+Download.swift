@@ -21,8 +21,8 @@ extension ImageManager {
                     .map { ImageLoadSuccess(image: $0, data: download.data) }))
             case .failure(.notModified(let url, let validators, let responseHeaders)):
                 guard let cached else {
-                    // A 304 this load did not ask for (it joined another load's conditional transfer
-                    // of the URL, which renews the entry): no cached image to keep. Not remembered.
+                    // A 304 to a request without validators (a server's odd answer: a plain load never
+                    // shares a revalidation's transfer, `TransferKey`): no cached image to keep.
                     let answer = DownloadError.notModified(url: url, validators: validators, headers: responseHeaders)
                     return load.deliver(.finished(.failure(.download(answer))))
                 }
