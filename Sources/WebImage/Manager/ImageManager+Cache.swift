@@ -40,10 +40,6 @@ extension ImageManager {
             }
             return
         }
-        if let delegate, !delegate.shouldDownloadImage(for: load.url) {
-            load.deliver(.finished(.failure(.blockedByDelegate(load.url))))
-            return
-        }
         download(load, cached: cached)
     }
 }

@@ -43,35 +43,28 @@ extension ImageManager {
     }
 
     /// What every finished download goes through, an image's or an original's (`loadOriginal`):
-    /// the failed-URL entry cleared, what the file is set on the image, transform, store (memory
-    /// and/or disk). The stored image, or why the body is no image.
+    /// the failed-URL entry cleared, what the file is set on the image, store (memory and/or disk).
+    /// The stored image, or why the body is no image.
     func storeDownload(_ download: DownloadResult, url: URL, key: String, cacheKey: ImageCacheKey,
                        options: ImageRequest.Options) -> Result<Image, ImageLoadError> {
         failedURLs.remove(key)
         guard var image = download.image else {
             return .failure(.download(.decodeFailed(url: url, reason: .empty)))
         }
-        var transformed = false
-        if let delegate, !image.isAnimated {
-            let result = delegate.transformDownloadedImage(image, for: url)
-            transformed = result.id != image.id
-            image = result
-        }
         // What the original file is travels with the image (memory hits have no bytes to sniff).
         // A body stopped early (`.stopWhenSufficient`) counts as its announced length.
         image.sourceFormat = ImageFormat.sniff(download.data)
         image.sourceByteCount = download.isWholeBody ? download.data.count
             : download.response.expectedContentLength.map { Int($0) } ?? download.data.count
-        // A transformed image is kept without the original bytes (as in the seed): memory only;
-        // so is a response marked `Cache-Control: no-store` (RFC 9111 §5.2.2.5).
+        // A response marked `Cache-Control: no-store` is kept in memory only (RFC 9111 §5.2.2.5).
         // A body stopped once the image was final at its size (`.stopWhenSufficient`) is not the
         // original: its image goes to memory and to disk as the URL's early image (`EarlyImageEntry`,
         // with the original's validators and freshness), and the rest is fetched (resumed) when wanted.
         let whole = download.isWholeBody
-        let toDisk = !options.contains(.cacheMemoryOnly) && !transformed && !HTTPFreshness.forbidsStorage(download.headers)
+        let toDisk = !options.contains(.cacheMemoryOnly) && !HTTPFreshness.forbidsStorage(download.headers)
         cache.store(
-            image: !options.contains(.skipMemoryStore) || transformed || !whole ? image : nil,
-            data: transformed || !whole ? nil : download.data, forKey: cacheKey, toDisk: toDisk,
+            image: !options.contains(.skipMemoryStore) || !whole ? image : nil,
+            data: whole ? download.data : nil, forKey: cacheKey, toDisk: toDisk,
             validators: download.validators, contentType: download.headers["content-type"], responseHeaders: download.headers
         )
         return .success(image)

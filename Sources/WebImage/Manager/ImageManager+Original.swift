@@ -53,9 +53,6 @@ extension ImageManager {
                 return finish(.success(ImageOriginal(data: data, cacheType: result.cacheType)))
             }
             guard !operation.isCancelled else { return }
-            if let delegate, !delegate.shouldDownloadImage(for: url) {
-                return finish(.failure(.blockedByDelegate(url)))
-            }
             let token = downloader.downloadImage(with: request) { [self] result in
                 switch result {
                 case .success(let download) where !download.isFinished:

@@ -29,7 +29,6 @@ public final class ImageManager: Sendable {
 
     private struct Settings {
         var cacheKeyFilter: (@Sendable (URL) -> String)?
-        var delegate: (any ImageManagerDelegate)?
     }
 
     private let settings = Locked(Settings())
@@ -52,12 +51,6 @@ public final class ImageManager: Sendable {
     public var cacheKeyFilter: (@Sendable (URL) -> String)? {
         get { settings.withLock { $0.cacheKeyFilter } }
         set { settings.withLock { $0.cacheKeyFilter = newValue } }
-    }
-
-    /// Hooks for download permission and transformation (held strongly).
-    public var delegate: (any ImageManagerDelegate)? {
-        get { settings.withLock { $0.delegate } }
-        set { settings.withLock { $0.delegate = newValue } }
     }
 
     /// The cache key of `url`.

@@ -64,34 +64,6 @@ import TestSupport
         await kit.tearDown()
     }
 
-    @Test func transformedImageIsDeliveredAndKeptInMemoryOnly() async throws {
-        let kit = try await ManagerTestKit.make()
-        kit.manager.delegate = Recolour()
-        kit.serve("/t.png", color: (0, 0, 0, 255))
-        let url = kit.server.url("/t.png")
-        let result = await kit.manager.results(url)
-        #expect(result.first?.image?.firstPixel == [9, 8, 7, 255])
-        kit.manager.cache.waitUntilIdle()
-        #expect(kit.manager.cache.diskCount == 0)
-        let cached = await kit.manager.results(url)
-        #expect(cached.first?.cacheType == .memory)
-        #expect(cached.first?.image?.firstPixel == [9, 8, 7, 255])
-        await kit.tearDown()
-    }
-
-    @Test func delegateCanRefuseDownloads() async throws {
-        let kit = try await ManagerTestKit.make()
-        kit.manager.delegate = Refuser()
-        kit.serve("/r.png", color: (0, 0, 0, 255))
-        let result = await kit.manager.results(kit.server.url("/r.png"))
-        guard case .blockedByDelegate? = result.first?.error else {
-            Issue.record("expected a refusal")
-            return
-        }
-        #expect(kit.server.requests.isEmpty)
-        await kit.tearDown()
-    }
-
     @Test func cancelDuringCacheQueryAndDuringDownloadNeverCallsBack() async throws {
         // No memory level: every load below is a disk query in flight (a memory hit would deliver
         // synchronously, before cancel() could be called — correctly).
@@ -131,16 +103,6 @@ import TestSupport
         #expect(kit.manager.runningOperations.isEmpty)
         await kit.tearDown()
     }
-}
-
-private final class Recolour: ImageManagerDelegate {
-    func transformDownloadedImage(_ image: Image, for url: URL) -> Image {
-        Image(width: 1, height: 1, pixels: [9, 8, 7, 255])
-    }
-}
-
-private final class Refuser: ImageManagerDelegate {
-    func shouldDownloadImage(for url: URL) -> Bool { false }
 }
 
 @Suite struct ImageRequestRevalidationTests {
