@@ -95,7 +95,7 @@ public final class ManagerImageSource: CellImageSource {
         adoptPrefetches(of: item.entry.location.url, at: targetSize, into: slot)
         deferredPrefetches.removeAll { $0.url == item.entry.location.url && $0.request.target == targetSize }
         var request = ImageRequest(url: item.entry.location.url, targetSize: targetSize, priority: .high,
-                                   options: baseOptions.union(options).union(.avoidAutoSetImage))
+                                   options: baseOptions.union(options))
         if !request.options.contains(.refreshCached) { request.options.insert(.stopWhenSufficient) }
         let isFile = item.entry.location.url.isFileURL
         let counters = self.counters, downloaded = self.downloaded

@@ -1,41 +1,29 @@
 import Foundation
 import ImageCodecs
 
-/// A place that shows one image — a gallery cell — bound to at most one load per operation key
-/// (SDWebImage's `UIView+WebCacheOperation` + `UIImageView+WebCache`). Rebinding cancels the
-/// previous load; a completion from an older binding never assigns anything.
+/// A place that shows one image — a gallery cell — bound to at most one load (SDWebImage's
+/// `UIView+WebCacheOperation` + `UIImageView+WebCache`, without the image view: the caller shows
+/// what the events bring). Rebinding cancels the previous load; an event of an older binding never
+/// reaches the caller (the one staleness check).
 ///
-/// Confined to its UI executor: create it, call it and read it there only. Assignments and
-/// completions are delivered there too (inline when the callback already runs there).
+/// Confined to its UI executor: create it, call it and read it there only. Events are delivered
+/// there too (inline when the manager's callback already runs there).
 ///
 /// ```swift
-/// slot.onImageChange = { image in model.setImage(image, forSlot: id) }
-/// slot.setImage(with: ImageRequest(url: url, targetSize: cellPixels, priority: .high, options: .progressiveLoad))
+/// slot.setImage(with: ImageRequest(url: url, targetSize: cellPixels, priority: .high, options: .progressiveLoad)) { event in
+///     if case .finished(.success(let loaded)) = event { cell.show(loaded.image) }
+/// }
 /// slot.cancelCurrentImageLoad()   // the cell left the screen
 /// ```
 public final class ImageSlot: @unchecked Sendable {  // state touched only on `executor` (see above)
-    /// The key of the main image load.
-    public static let defaultOperationKey = "image"
-
-    /// The manager that loads.
-    public let manager: ImageManager
-    /// Where assignments and completions run.
-    public let executor: any UIExecutor
-    /// The image shown now (partial or final; kept by a cancel, cleared by a rebind).
-    public private(set) var image: Image?
-    /// The URL of the current binding.
-    public private(set) var url: URL?
-    /// Bumped by every `setImage` and cancel of the main key; completions of older generations are
-    /// dropped.
-    public var generation: UInt64 { generations[Self.defaultOperationKey] ?? 0 }
-    /// Called on the executor whenever `image` changes (the view redraws).
-    public var onImageChange: ((Image?) -> Void)?
-
-    private var operations: [String: CombinedOperation] = [:]
-    private var generations: [String: UInt64] = [:]
-    /// Completion handlers by operation key; kept here (on the executor) so that the background
-    /// callbacks never carry UI closures across threads.
-    private var completions: [String: (ImageLoadEvent) -> Void] = [:]
+    private let manager: ImageManager
+    private let executor: any UIExecutor
+    private var operation: CombinedOperation?
+    /// Bumped by every `setImage` and cancel; events of older generations are dropped.
+    private var generation: UInt64 = 0
+    /// The current binding's handler; kept here (on the executor) so that the background callbacks
+    /// never carry UI closures across threads.
+    private var handler: ((ImageLoadEvent) -> Void)?
 
     /// Creates a slot.
     public init(manager: ImageManager = .shared, executor: any UIExecutor) {
@@ -43,30 +31,23 @@ public final class ImageSlot: @unchecked Sendable {  // state touched only on `e
         self.executor = executor
     }
 
-    /// Binds the slot to `request.url`: cancels the previous load under `operationKey`, clears the image,
-    /// loads, and assigns the image when it comes (unless `.avoidAutoSetImage`: then only `completed`
-    /// gets it). `completed` gets the load's events — progress (the newest, coalesced), a cached
-    /// image under revalidation, the terminal event, and partial images too with `.avoidAutoSetImage`
-    /// — never for a stale binding. (No placeholder image: the gallery draws its
-    /// placeholders as text.)
-    public func setImage(
-        with request: ImageRequest, operationKey: String = ImageSlot.defaultOperationKey,
-        completed: ((ImageLoadEvent) -> Void)? = nil
-    ) {
-        let url = request.url, options = request.options
-        cancelImageLoad(forKey: operationKey)
-        let current = generations[operationKey, default: 0]
-        self.url = url
-        assign(nil)
-        guard url != nil else {
-            completed?(.finished(.failure(.invalidURL(""))))
+    /// Binds the slot to `request.url`: cancels the previous load and loads. `onEvent` gets the load's
+    /// events on the executor — progress and partial images coalesced (only the newest of each is
+    /// on its way at a time), a cached image under revalidation, the terminal event — never one of a
+    /// binding that was cancelled or replaced. A missing URL fails at once. (No placeholder image:
+    /// the gallery draws its placeholders as text.)
+    public func setImage(with request: ImageRequest, onEvent: @escaping (ImageLoadEvent) -> Void) {
+        cancelCurrentImageLoad()
+        let current = generation
+        guard request.url != nil else {
+            onEvent(.finished(.failure(.invalidURL(""))))
             return
         }
+        handler = onEvent
         let executor = self.executor
         // Progress and partial images are coalesced: at most one of each is on its way to the UI
         // thread per load, carrying the newest (a body of 1-byte chunks once queued millions).
         let newestProgress = NewestOnly<ImageLoadEvent>(), newestPreview = NewestOnly<ImageLoadEvent>()
-        completions[operationKey] = completed
         let operation = manager.loadImage(with: request) { [weak self] event in
             let coalesced: NewestOnly<ImageLoadEvent>?
             switch event {
@@ -77,41 +58,18 @@ public final class ImageSlot: @unchecked Sendable {  // state touched only on `e
             if let coalesced, !coalesced.offer(event) { return }  // the delivery on its way takes it
             executor.run { [weak self] in
                 let newest = coalesced == nil ? event : coalesced?.take()
-                guard let newest, let self, self.generations[operationKey] == current else { return }
-                self.handle(newest, options: options, key: operationKey)
+                guard let newest, let self, self.generation == current else { return }
+                self.handler?(newest)
             }
         }
-        if !operation.isFinished { operations[operationKey] = operation }
+        if !operation.isFinished { self.operation = operation }
     }
 
-    /// Cancels the main load; the image shown stays.
-    public func cancelCurrentImageLoad() { cancelImageLoad(forKey: Self.defaultOperationKey) }
-
-    /// Cancels the load under `key`, and makes any completion already on its way stale.
-    public func cancelImageLoad(forKey key: String) {
-        generations[key, default: 0] &+= 1
-        completions[key] = nil
-        operations.removeValue(forKey: key)?.cancel()
-    }
-
-    private func assign(_ image: Image?) {
-        self.image = image
-        onImageChange?(image)
-    }
-
-    private func handle(_ event: ImageLoadEvent, options: ImageRequest.Options, key: String) {
-        let completed = completions[key]
-        let autoSet = !options.contains(.avoidAutoSetImage)
-        switch event {
-        case .progress:
-            completed?(event)
-        case .preview(let image):
-            if autoSet { assign(image) } else { completed?(event) }
-        case .revalidating(let hit), .finished(.success(let hit)):
-            if autoSet { assign(hit.image) }
-            completed?(event)
-        case .keptCached, .finished(.failure):
-            completed?(event)
-        }
+    /// Cancels the load, and makes any event already on its way stale.
+    public func cancelCurrentImageLoad() {
+        generation &+= 1
+        handler = nil
+        operation?.cancel()
+        operation = nil
     }
 }

@@ -22,9 +22,6 @@ public final class CombinedOperation: Cancellable, Hashable {
     /// Whether the load's terminal event was delivered (or is being delivered).
     public var isFinished: Bool { state.withLock { $0.finished } }
 
-    /// The download's token while one runs (its `priority` can be changed live).
-    package var downloadToken: DownloadToken? { state.withLock { $0.parts.lazy.compactMap { $0 as? DownloadToken }.last } }
-
     /// Cancels the cache query and the download handler; no completion follows.
     public func cancel() {
         let (parts, first) = state.withLock { state -> ([any Cancellable], Bool) in

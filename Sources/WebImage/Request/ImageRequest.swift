@@ -105,11 +105,6 @@ public struct ImageRequest: Sendable, Hashable {
         /// Skip TLS certificate and host name verification. Only with this option.
         public static let allowInvalidSSLCertificates = Options(rawValue: 1 << 12)
 
-        // The binding.
-
-        /// `ImageSlot`: do not assign the image; hand it to the completion instead.
-        public static let avoidAutoSetImage = Options(rawValue: 1 << 13)
-
         // The decode.
 
         /// Decode only an animation's first frame (SDWebImage's `decodeFirstFrameOnly`): the grid's

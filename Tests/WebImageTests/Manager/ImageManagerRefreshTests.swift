@@ -109,7 +109,7 @@ import TestSupport
     /// The seed's manager mapped its options onto the downloader's; here the one request goes down
     /// as is, and a revalidation changes only what a revalidation must.
     @Test func aRevalidationAsksForAFreshWholeBodyWithTheValidatorsAndKeepsTheRest() {
-        let kept: ImageRequest.Options = [.handleCookies, .allowInvalidSSLCertificates, .scaleDownLargeImages, .retryFailed, .avoidAutoSetImage]
+        let kept: ImageRequest.Options = [.handleCookies, .allowInvalidSSLCertificates, .scaleDownLargeImages, .retryFailed]
         let request = ImageRequest(url: URL(string: "https://e.example/a.jpg"), targetSize: PixelSize(width: 16, height: 9),
                                    priority: .high, options: kept.union([.progressiveLoad, .stopWhenSufficient]), queueOrder: 7)
         #expect(request.stopsWhenSufficient)
