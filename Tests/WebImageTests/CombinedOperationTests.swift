@@ -35,3 +35,29 @@ struct CombinedOperationTests {
         #expect(weakOperation == nil)
     }
 }
+
+/// The gate every load's events pass: nothing after the terminal one, nothing after a cancel.
+struct CombinedOperationDeliveryTests {
+    @Test func nothingIsDeliveredAfterTheFinalDelivery() {
+        let ends = CallbackRecorder<Int>()
+        let operation = CombinedOperation { _ in ends.record(1) }
+        var delivered: [String] = []
+        #expect(operation.deliver(final: false) { delivered.append("progress") })
+        #expect(operation.deliver(final: true) { delivered.append("finished") })
+        #expect(!operation.deliver(final: true) { delivered.append("a second terminal event") })
+        #expect(!operation.deliver(final: false) { delivered.append("a preview after the end") })
+        operation.cancel()
+        #expect(delivered == ["progress", "finished"])
+        #expect(ends.all.count == 1 && operation.isFinished && !operation.isCancelled)
+    }
+
+    @Test func nothingIsDeliveredAfterACancel() {
+        let ends = CallbackRecorder<Int>()
+        let operation = CombinedOperation { _ in ends.record(1) }
+        operation.cancel()
+        var delivered = 0
+        #expect(!operation.deliver(final: false) { delivered += 1 })
+        #expect(!operation.deliver(final: true) { delivered += 1 })
+        #expect(delivered == 0 && ends.all.count == 1 && operation.isCancelled)
+    }
+}

@@ -78,7 +78,12 @@ public final class ManagerImageSource: CellImageSource {
     public func cachedImage(for item: GalleryItem, targetSize: PixelSize) -> Image? {
         let request = ImageRequest(url: item.entry.location.url, targetSize: targetSize, options: [.memoryCacheOnly, .decodeFirstFrameOnly])
         let found = Locked<Image?>(nil)
-        manager.loadImage(with: request) { result in found.withLock { $0 = result.image } }
+        manager.loadImage(with: request) { event in
+            switch event {
+            case .finished(.success(let hit)): found.withLock { $0 = hit.image }
+            case .progress, .preview, .revalidating, .keptCached, .finished(.failure): return  // a miss (`.memoryCacheOnly` never revalidates)
+            }
+        }
         return found.withLock { $0 }
     }
 
@@ -90,11 +95,8 @@ public final class ManagerImageSource: CellImageSource {
         adoptPrefetches(of: item.entry.location.url, at: targetSize, into: slot)
         deferredPrefetches.removeAll { $0.url == item.entry.location.url && $0.request.target == targetSize }
         var request = ImageRequest(url: item.entry.location.url, targetSize: targetSize, priority: .high,
-                                   options: baseOptions.union(options).union(.avoidAutoSetImage))
+                                   options: baseOptions.union(options))
         if !request.options.contains(.refreshCached) { request.options.insert(.stopWhenSufficient) }
-        imageSlot.onProgress = { received, expected in
-            onUpdate(.progress(received: received, expected: expected > 0 ? expected : nil))
-        }
         let isFile = item.entry.location.url.isFileURL
         let counters = self.counters, downloaded = self.downloaded
         let settled = onSettled
@@ -102,31 +104,35 @@ public final class ManagerImageSource: CellImageSource {
         counters.noteBind()
         request.queueOrder = nextQueueOrder
         nextQueueOrder -= 1
-        // A cached image being revalidated stays on screen whatever the revalidation says.
-        let showsCached = Locked(false)
+        let url = item.entry.location.url
         binding = true
         defer { binding = false }
-        imageSlot.setImage(with: request) { [weak self] result in
-            if result.isRevalidating { showsCached.withLock { $0 = true } }
-            if result.isFinished || result.error != nil {
-                self?.visibleLoadSettled(slot)
-                settled?()
-            }
-            if result.error != nil, showsCached.withLock({ $0 }) {
-                onUpdate(.notModified)  // the server could not be asked: the cached copy stands
-            } else if let error = result.error {
+        // The cell's image is final (a cached one under revalidation too): the visible load settles.
+        let settle = { [weak self] in
+            self?.visibleLoadSettled(slot)
+            settled?()
+        }
+        imageSlot.setImage(with: request) { event in
+            switch event {
+            case .progress(let received, let expected):
+                onUpdate(.progress(received: received, expected: expected))
+            case .preview(let image):
+                onUpdate(.partial(image))
+            case .revalidating(let hit), .finished(.success(let hit)):
+                settle()
+                // A cached image being revalidated is shown as final and stays whatever the revalidation
+                // says. A memory hit of an image this run downloaded (a prefetch) came from the network.
+                let fetched = hit.cacheType == .memory && downloaded.withLock { $0.contains(url) }
+                let cacheType: ImageCacheType = fetched ? .none : hit.cacheType
+                counters.noteImage(cacheType: cacheType)
+                onUpdate(.final(hit.image, Self.details(hit, cacheType: cacheType, isFile: isFile)))
+            case .keptCached:
+                settle()
+                onUpdate(.notModified)  // a 304, or the server could not be asked: the cached copy stands
+            case .finished(.failure(let error)):
+                settle()
                 counters.noteFailure()
                 onUpdate(.failed(error.shortDescription))
-            } else if result.isNotModified {
-                onUpdate(.notModified)
-            } else if let image = result.image, !result.isFinished {
-                onUpdate(.partial(image))
-            } else if let image = result.image {
-                // A memory hit of an image this run downloaded (a prefetch) came from the network.
-                let fetched = result.cacheType == .memory && result.url.map { url in downloaded.withLock { $0.contains(url) } } == true
-                let cacheType: ImageCacheType = fetched ? .none : result.cacheType
-                counters.noteImage(cacheType: cacheType)
-                onUpdate(.final(image, Self.details(image, result, cacheType: cacheType, isFile: isFile)))
             }
         }
     }
@@ -224,7 +230,7 @@ public final class ManagerImageSource: CellImageSource {
         return slot
     }
 
-    static func details(_ image: Image, _ result: ImageLoadResult, cacheType: ImageCacheType, isFile: Bool) -> ImageDetails {
+    static func details(_ loaded: ImageLoadSuccess, cacheType: ImageCacheType, isFile: Bool) -> ImageDetails {
         let origin: String
         switch cacheType {
         case .memory: origin = "memory"
@@ -232,8 +238,9 @@ public final class ManagerImageSource: CellImageSource {
         case .none: origin = isFile ? "file" : "network"
         }
         // The image carries what its file was, whichever cache it came from; bytes only as a fallback.
-        let format = image.sourceFormat ?? result.data.map { ImageFormat.sniff($0) }
-        let byteCount = image.sourceByteCount ?? result.data.map(\.count)
+        let image = loaded.image
+        let format = image.sourceFormat ?? loaded.data.map { ImageFormat.sniff($0) }
+        let byteCount = image.sourceByteCount ?? loaded.data.map(\.count)
         return ImageDetails(pixelSize: image.sourceSize, byteCount: byteCount.map { Int64($0) },
                             format: format?.rawValue, origin: origin)
     }

@@ -2,39 +2,38 @@ import Foundation
 import ImageCodecs
 import WebImage
 
-/// `s`: the selected image's original bytes, saved into a directory: a manager load asking for the
-/// original (`.originalData`: the disk cache's entry when it holds one, else a download, which the
-/// cache then keeps), or a copy, for a local file. Never overwrites: `name.jpg` is taken,
-/// so `name (1).jpg`, `name (2).jpg`, … (created with `O_EXCL`). Runs on a background queue; `done`
-/// gets the one line for the status bar. A local file goes through the checks a load makes (a regular
-/// file, within the size cap, an image by its first bytes: a list naming `/proc/self/environ` saves
-/// nothing), and its copy is owner-only (0600) when the file is not readable by everyone.
+/// `s`: the selected image's original bytes, saved into a directory. The manager gives the original
+/// (`ImageManager.loadOriginal`): for a URL the disk cache's entry when it holds one, else a download,
+/// which the cache then keeps; for a local file its bytes, read by the local-file loader with the checks
+/// of a load (a regular file, within the size cap, an image by its first bytes: a list naming
+/// `/proc/self/environ` saves nothing), whose refusal is the status line's. Never overwrites:
+/// `name.jpg` is taken, so `name (1).jpg`, `name (2).jpg`, … (created with `O_EXCL`), on a background
+/// queue; `done` gets the one line for the status bar. A local file's copy is owner-only (0600) when
+/// the file is not readable by everyone.
 struct OriginalSaver: Sendable {
     let manager: ImageManager
     let directory: URL
     private static let queue = DispatchQueue(label: "sdgallery.save", qos: .userInitiated)
 
     func save(_ location: ImageLocation, done: @escaping @Sendable (String) -> Void) {
-        Self.queue.async {
-            switch location {
-            case .file(let path):
-                switch Self.readLocal(path) {
-                case .success(let (data, mode)): done(write(data, name: location.fileName, mode: mode))
-                case .failure(let reason): done("cannot save \(TerminalText.sanitize(path)): \(reason.text)")
-                }
-            case .remote(let url):
-                let request = ImageRequest(url: url, options: [.originalData, .retryFailed, .skipMemoryStore])
-                manager.loadImage(with: request) { result in
-                    if let data = result.data {
-                        done(write(data, name: location.fileName))
-                    } else if let error = result.error {
-                        done("cannot save: \(error.shortDescription)")
-                    } else if result.isFinished {
-                        done("cannot save: no original bytes")
-                    }
+        manager.loadOriginal(of: location.url) { result in
+            Self.queue.async {
+                switch (result, location) {
+                case (.success(let original), _):
+                    done(write(original.data, name: location.fileName, mode: Self.copyMode(original.filePermissions)))
+                case (.failure(let error), .file(let path)):
+                    done("cannot save \(TerminalText.sanitize(path)): \(error.shortDescription)")
+                case (.failure(let error), .remote):
+                    done("cannot save: \(error.shortDescription)")
                 }
             }
         }
+    }
+
+    /// The copy's mode: 0644 when everyone may read the file (and for a URL's original), else 0600.
+    static func copyMode(_ permissions: mode_t?) -> mode_t {
+        guard let permissions else { return 0o644 }
+        return permissions & S_IROTH != 0 ? 0o644 : 0o600
     }
 
     /// Writes `data` under a free name made from `name`, created with `mode` (before the umask);

@@ -163,9 +163,8 @@ public final class WebImageStack: Sendable {
     func load(_ entry: URLListEntry, target: PixelSize?, options: ImageRequest.Options = []) async -> Result<(Image, ImageDetails), LoadFailure> {
         let url = entry.location.url
         do {
-            let result = try await manager.image(for: ImageRequest(url: url, targetSize: target, options: options))
-            guard let image = result.image else { return .failure(LoadFailure(message: "no image")) }
-            return .success((image, ManagerImageSource.details(image, result, cacheType: result.cacheType, isFile: url.isFileURL)))
+            let loaded = try await manager.image(for: ImageRequest(url: url, targetSize: target, options: options))
+            return .success((loaded.image, ManagerImageSource.details(loaded, cacheType: loaded.cacheType, isFile: url.isFileURL)))
         } catch let error as ImageLoadError {
             return .failure(LoadFailure(message: error.shortDescription))
         } catch {

@@ -63,7 +63,7 @@ public final class ImageCache: Sendable {
     /// disk entry's bytes in `data`; not decoded when memory has no image: `image` is then nil).
     /// `callbackQueue`: where `done` runs; nil runs it where the work finished.
     @discardableResult
-    public func queryCacheOperation(
+    package func queryCacheOperation(
         forKey key: ImageCacheKey,
         options: ImageRequest.Options = [],
         callbackQueue: DispatchQueue? = nil,

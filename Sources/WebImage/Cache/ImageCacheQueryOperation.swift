@@ -4,7 +4,7 @@ import Locking
 /// callback claims the operation under the same lock `cancel()` takes, so exactly one of them wins.
 /// The callback is dropped when the query is cancelled or has delivered, so whatever it captured
 /// (the load, which holds the operation that holds this query) is released with it.
-public final class ImageCacheQueryOperation: Cancellable {
+package final class ImageCacheQueryOperation: Cancellable {
     private enum State {
         case running(@Sendable (ImageCacheQueryResult) -> Void)
         case cancelled
@@ -15,15 +15,15 @@ public final class ImageCacheQueryOperation: Cancellable {
     init(done: @escaping @Sendable (ImageCacheQueryResult) -> Void) { state = Locked(.running(done)) }
 
     /// Stops the query; `done` will not be called after this returns (unless it already started).
-    public func cancel() {
+    package func cancel() {
         state.withLock { if case .running = $0 { $0 = .cancelled } }
     }
 
     /// Whether `cancel()` was called before the query finished.
-    public var isCancelled: Bool { state.withLock { if case .cancelled = $0 { true } else { false } } }
+    package var isCancelled: Bool { state.withLock { if case .cancelled = $0 { true } else { false } } }
 
     /// Whether the query delivered its result.
-    public var isFinished: Bool { state.withLock { if case .finished = $0 { true } else { false } } }
+    package var isFinished: Bool { state.withLock { if case .finished = $0 { true } else { false } } }
 
     /// Delivers `result` unless cancelled (first call wins).
     func finish(_ result: ImageCacheQueryResult) {

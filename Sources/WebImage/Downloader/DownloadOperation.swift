@@ -12,7 +12,7 @@ import ImageCodecs
 /// - A handler removed with `removeHandler` is never called afterwards. `cancel()` ends every
 ///   handler with `.failure(.cancelled)`.
 /// - Once finished or cancelled, `addHandler` returns false: the operation is never reused.
-public protocol DownloadOperation: Cancellable {
+package protocol DownloadOperation: Cancellable {
     /// Creates a pending operation.
     init(setup: DownloadOperationSetup)
     /// The URL being downloaded.
@@ -37,23 +37,23 @@ public protocol DownloadOperation: Cancellable {
 }
 
 /// One caller's interest in a download: its priority, decode size and callbacks.
-public struct DownloadHandler: Sendable {
+package struct DownloadHandler: Sendable {
     /// Unique within the downloader; the token carries it.
-    public let id: UInt64
+    package let id: UInt64
     /// This handler's priority.
-    public var priority: DownloadPriority
+    package var priority: DownloadPriority
     /// How this handler wants the image decoded (its context's options).
-    public let decodeOptions: DecodeOptions
+    package let decodeOptions: DecodeOptions
     /// Progress callback, per received chunk.
-    public let progress: DownloadProgressHandler?
+    package let progress: DownloadProgressHandler?
     /// Partial and final results, or the error.
-    public let completion: DownloadCompletionHandler
+    package let completion: DownloadCompletionHandler
     /// Whether this handler takes an image that is final at its size before the body ends
     /// (`ImageRequest.Options.stopWhenSufficient`).
-    public var stopsWhenSufficient = false
+    package var stopsWhenSufficient = false
 
     /// Creates a handler.
-    public init(
+    package init(
         id: UInt64, priority: DownloadPriority, decodeOptions: DecodeOptions,
         progress: DownloadProgressHandler?, completion: @escaping DownloadCompletionHandler
     ) {
@@ -66,28 +66,28 @@ public struct DownloadHandler: Sendable {
 }
 
 /// Everything an operation needs, handed over by the downloader.
-public struct DownloadOperationSetup: Sendable {
+package struct DownloadOperationSetup: Sendable {
     /// The URL to fetch.
-    public let url: URL
+    package let url: URL
     /// The options of the request that created the operation (its transfer options apply to every
     /// request that joins it).
-    public let options: ImageRequest.Options
+    package let options: ImageRequest.Options
     /// How the request that created the operation decodes (partial images are decoded this way).
-    public let decodeOptions: DecodeOptions
+    package let decodeOptions: DecodeOptions
     /// The final request headers, after defaults, context headers and the filter, sorted by name.
-    public let headers: [(name: String, value: String)]
+    package let headers: [(name: String, value: String)]
     /// Idle timeout.
-    public let timeout: Duration
+    package let timeout: Duration
     /// Response size cap in bytes.
-    public let maxResponseBytes: Int64
+    package let maxResponseBytes: Int64
     /// Decoders to use (injectable).
-    public let decoding: ImageDecoding
+    package let decoding: ImageDecoding
     /// Minimum time between two partial decodes.
-    public let progressiveInterval: Duration
+    package let progressiveInterval: Duration
     /// Where to post activity events.
-    public let events: DownloadEventCenter
+    package let events: DownloadEventCenter
     /// Call exactly once, passing the operation itself, when it stops using its download slot.
-    public let onFinish: @Sendable (any DownloadOperation) -> Void
+    package let onFinish: @Sendable (any DownloadOperation) -> Void
     /// Basic auth credentials.
     let username: String?
     let password: String?

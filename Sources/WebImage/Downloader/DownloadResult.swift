@@ -3,31 +3,31 @@ import ImageCodecs
 
 /// What a download handler receives: a partial image while bytes arrive (`isFinished == false`,
 /// only with `.progressiveLoad`), then the final one (`isFinished == true`).
-public struct DownloadResult: Sendable {
+package struct DownloadResult: Sendable {
     /// The URL that was requested.
-    public var url: URL
+    package var url: URL
     /// The decoded image: partial while `isFinished` is false; nil if a partial decode had nothing
     /// to show.
-    public var image: Image?
+    package var image: Image?
     /// The bytes received so far (all of them when finished).
-    public var data: Data
+    package var data: Data
     /// The final response head.
-    public var response: DownloadResponse
+    package var response: DownloadResponse
     /// Whether this is the last call for this handler.
-    public var isFinished: Bool
+    package var isFinished: Bool
     /// False when the transfer stopped once the image was final at its size
     /// (`.stopWhenSufficient`): `data` is then only the body's start, not for the disk cache.
-    public var isWholeBody = true
+    package var isWholeBody = true
 
     /// The HTTP status code of the response.
-    public var statusCode: Int { response.statusCode }
+    package var statusCode: Int { response.statusCode }
     /// `ETag` / `Last-Modified` of the response.
-    public var validators: HTTPValidators { response.validators }
+    package var validators: HTTPValidators { response.validators }
     /// All response headers (lowercased names, sanitized values).
-    public var headers: [String: String] { response.headers }
+    package var headers: [String: String] { response.headers }
 
     /// Creates a result.
-    public init(url: URL, image: Image?, data: Data, response: DownloadResponse, isFinished: Bool) {
+    package init(url: URL, image: Image?, data: Data, response: DownloadResponse, isFinished: Bool) {
         self.url = url
         self.image = image
         self.data = data
@@ -37,8 +37,8 @@ public struct DownloadResult: Sendable {
 }
 
 /// Receives bytes-so-far for one handler: (received, expected or -1 if unknown, url).
-public typealias DownloadProgressHandler = @Sendable (_ received: Int64, _ expected: Int64, _ url: URL) -> Void
+package typealias DownloadProgressHandler = @Sendable (_ received: Int64, _ expected: Int64, _ url: URL) -> Void
 
 /// Receives partial results (with `.progressiveLoad`) and then exactly one final result or error.
 /// Never called after the handler's token was cancelled.
-public typealias DownloadCompletionHandler = @Sendable (Result<DownloadResult, DownloadError>) -> Void
+package typealias DownloadCompletionHandler = @Sendable (Result<DownloadResult, DownloadError>) -> Void

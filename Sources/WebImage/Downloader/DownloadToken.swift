@@ -9,13 +9,13 @@ import Locking
 /// token?.priority = .veryHigh   // the user scrolled to it
 /// token?.cancel()               // the user scrolled away
 /// ```
-public final class DownloadToken: Cancellable {
+package final class DownloadToken: Cancellable {
     /// The URL downloaded.
-    public let url: URL
+    package let url: URL
     /// The handler this token stands for.
-    public let handlerID: UInt64
+    package let handlerID: UInt64
     /// The operation serving the handler.
-    public let operation: any DownloadOperation
+    package let operation: any DownloadOperation
     private let downloader: ImageDownloader
     private let state: Locked<(priority: DownloadPriority, cancelled: Bool)>
 
@@ -28,7 +28,7 @@ public final class DownloadToken: Cancellable {
     }
 
     /// This handler's priority; setting it re-prioritises the operation live.
-    public var priority: DownloadPriority {
+    package var priority: DownloadPriority {
         get { state.withLock { $0.priority } }
         set {
             let changed = state.withLock { state -> Bool in
@@ -41,10 +41,10 @@ public final class DownloadToken: Cancellable {
     }
 
     /// Whether `cancel()` was called.
-    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+    package var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     /// Removes this handler; its callbacks are never called after this returns.
-    public func cancel() {
+    package func cancel() {
         let first = state.withLock { state -> Bool in
             defer { state.cancelled = true }
             return !state.cancelled

@@ -7,7 +7,7 @@ import Locking
 ///
 /// `@unchecked Sendable`: `state` is a `Locked` (the one lock: never held while a handler runs);
 /// `decoderBox` is touched only on `lane` (a serial queue, where every callback runs).
-public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendable {
+package final class ImageDownloadOperation: DownloadOperation, @unchecked Sendable {
     enum Phase { case pending, running, finished, cancelled }
 
     struct State {
@@ -48,7 +48,7 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
     }
 
     /// The setup handed over by the downloader.
-    public let setup: DownloadOperationSetup
+    package let setup: DownloadOperationSetup
     let state = Locked(State())
     /// Serial queue for decoding and callbacks.
     let lane = DecodeQueues.lane()
@@ -56,10 +56,10 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
     let decoderBox = DecoderBox()
 
     /// Creates a pending operation.
-    public required init(setup: DownloadOperationSetup) { self.setup = setup }
+    package required init(setup: DownloadOperationSetup) { self.setup = setup }
 
     /// The URL being downloaded.
-    public var url: URL { setup.url }
+    package var url: URL { setup.url }
     /// Whether progressive partial images are wanted.
     var isProgressive: Bool { setup.options.contains(.progressiveLoad) }
     /// Whether the bytes go to the incremental decoder as they arrive: for partial images, or to
@@ -67,16 +67,16 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
     var decodesIncrementally: Bool { isProgressive || setup.options.contains(.stopWhenSufficient) }
 
     /// The highest handler priority (`.normal` with no handlers).
-    public var priority: DownloadPriority {
+    package var priority: DownloadPriority {
         state.withLock { $0.handlers.values.map(\.priority).max() ?? .normal }
     }
     /// Whether the transfer ended.
-    public var isFinished: Bool { state.withLock { $0.phase == .finished } }
+    package var isFinished: Bool { state.withLock { $0.phase == .finished } }
     /// Whether the operation was cancelled.
-    public var isCancelled: Bool { state.withLock { $0.phase == .cancelled } }
+    package var isCancelled: Bool { state.withLock { $0.phase == .cancelled } }
 
     /// Adds a handler unless the transfer already ended or was cancelled.
-    public func addHandler(_ handler: DownloadHandler) -> Bool {
+    package func addHandler(_ handler: DownloadHandler) -> Bool {
         state.withLock { state in
             guard state.phase == .pending || state.phase == .running else { return false }
             state.handlers[handler.id] = handler
@@ -89,7 +89,7 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
     /// the handler is never called: a callback of it already running on another thread is waited
     /// for (callbacks are short); from inside its own callback (a handler cancelling its token)
     /// there is nothing to wait for.
-    @discardableResult public func removeHandler(id: UInt64) -> Bool {
+    @discardableResult package func removeHandler(id: UInt64) -> Bool {
         let me = pthread_self()
         var running = false
         let (wasLast, previous, transfer, partial) = state.withLock { state -> (Bool, Phase, CurlTransfer?, PartialDownload?) in
@@ -111,7 +111,7 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
     }
 
     /// Changes a handler's priority and returns the operation's.
-    public func setPriority(_ priority: DownloadPriority, forHandler id: UInt64) -> DownloadPriority {
+    package func setPriority(_ priority: DownloadPriority, forHandler id: UInt64) -> DownloadPriority {
         state.withLock { state in
             state.handlers[id]?.priority = priority
             return state.handlers.values.map(\.priority).max() ?? .normal
@@ -120,7 +120,7 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
 
     /// Starts the transfer on the network thread, continuing a kept partial body if there is one
     /// (read from disk off the calling thread, which may be the UI thread cancelling another load).
-    public func start() {
+    package func start() {
         let began = state.withLock { state -> Bool in
             guard state.phase == .pending else { return false }
             state.phase = .running
@@ -160,7 +160,7 @@ public final class ImageDownloadOperation: DownloadOperation, @unchecked Sendabl
     }
 
     /// Cancels; remaining handlers get `.failure(.cancelled)` (on the lane).
-    public func cancel() {
+    package func cancel() {
         let (previous, transfer, handlers, partial) = state.withLock {
             state -> (Phase, CurlTransfer?, [DownloadHandler], PartialDownload?) in
             let previous = state.phase

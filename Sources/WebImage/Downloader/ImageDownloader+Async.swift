@@ -3,7 +3,7 @@ import Foundation
 extension ImageDownloader {
     /// Downloads and decodes `request`; returns the final result. Throws `DownloadError` (including
     /// `.cancelled` when the calling task is cancelled, which also drops this handler).
-    public func image(for request: ImageRequest) async throws -> DownloadResult {
+    package func image(for request: ImageRequest) async throws -> DownloadResult {
         try await ResumeOnce<DownloadResult>(cancelled: DownloadError.cancelled(url: request.url ?? URL(fileURLWithPath: "/"))).run { finish in
             downloadImage(with: request) { result in
                 if case .success(let value) = result, !value.isFinished { return }
@@ -13,7 +13,7 @@ extension ImageDownloader {
     }
 
     /// Downloads `url` with no options (see `image(for:)` with a request).
-    public func image(for url: URL) async throws -> DownloadResult {
+    package func image(for url: URL) async throws -> DownloadResult {
         try await image(for: ImageRequest(url: url))
     }
 }

@@ -59,7 +59,7 @@ public final class ImageDownloader: @unchecked Sendable {
     /// Starts (or joins) the download of `url` with no options (see `downloadImage(with:progress:completed:)`
     /// with a request).
     @discardableResult
-    public func downloadImage(
+    package func downloadImage(
         with url: URL?, progress: DownloadProgressHandler? = nil, completed: @escaping DownloadCompletionHandler
     ) -> DownloadToken? {
         downloadImage(with: ImageRequest(url: url), progress: progress, completed: completed)
@@ -72,7 +72,7 @@ public final class ImageDownloader: @unchecked Sendable {
     /// (`TransferKey`: URL, headers sent, transfer options) shares it; its own priority, queue order
     /// and decode size still apply. A revalidation and a plain load of one URL are two transfers.
     @discardableResult
-    public func downloadImage(
+    package func downloadImage(
         with request: ImageRequest, progress: DownloadProgressHandler? = nil, completed: @escaping DownloadCompletionHandler
     ) -> DownloadToken? {
         guard let url = request.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -111,7 +111,7 @@ public final class ImageDownloader: @unchecked Sendable {
     }
 
     /// Cancels one handler (same as `token.cancel()`).
-    public func cancel(_ token: DownloadToken?) { token?.cancel() }
+    package func cancel(_ token: DownloadToken?) { token?.cancel() }
 
     /// Cancels every download; their handlers get `.failure(.cancelled)`.
     public func cancelAllDownloads() {

@@ -71,7 +71,7 @@ public struct ImageDownloaderConfig: Sendable {
     /// Last word on each request's headers: (url, headers) → headers to send.
     public var headersFilter: (@Sendable (URL, [String: String]) -> [String: String])?
     /// The operation type (tests inject their own).
-    public var operationType: any DownloadOperation.Type = ImageDownloadOperation.self
+    package var operationType: any DownloadOperation.Type = ImageDownloadOperation.self
     /// The decoders (tests inject deterministic fakes).
     public var decoding = ImageDecoding.standard
 

@@ -19,11 +19,8 @@ public final class CombinedOperation: Cancellable, Hashable {
     /// Whether `cancel()` was called.
     public var isCancelled: Bool { state.withLock { $0.cancelled } }
 
-    /// Whether the load delivered its final result.
+    /// Whether the load's terminal event was delivered (or is being delivered).
     public var isFinished: Bool { state.withLock { $0.finished } }
-
-    /// The download's token while one runs (its `priority` can be changed live).
-    public var downloadToken: DownloadToken? { state.withLock { $0.parts.lazy.compactMap { $0 as? DownloadToken }.last } }
 
     /// Cancels the cache query and the download handler; no completion follows.
     public func cancel() {
@@ -49,8 +46,8 @@ public final class CombinedOperation: Cancellable, Hashable {
         if cancelled { part.cancel() }
     }
 
-    /// Runs `deliver` unless cancelled; a final delivery marks the operation finished (and ends it).
-    /// Returns whether it delivered.
+    /// Runs `deliver` unless cancelled or finished; a final delivery marks the operation finished (and
+    /// ends it), so nothing is delivered after it. Returns whether it delivered.
     @discardableResult
     func deliver(final: Bool, _ deliver: () -> Void) -> Bool {
         let proceed = state.withLock { state -> Bool in

@@ -10,8 +10,6 @@ public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible 
     case download(DownloadError)
     /// `fromCacheOnly` and the cache has no image for the URL.
     case notCached(URL)
-    /// The delegate's `shouldDownloadImage(for:)` said no.
-    case blockedByDelegate(URL)
     /// The load was cancelled (never delivered to a cancelled operation's own completion).
     case cancelled(URL)
     /// A `file:` URL could not be read ("file not found", "is a directory", "file too large").
@@ -21,7 +19,7 @@ public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible 
     public var isTransient: Bool {
         switch self {
         case .download(let error): return error.isTransient
-        case .cancelled, .notCached, .blockedByDelegate, .file: return true
+        case .cancelled, .notCached, .file: return true
         case .invalidURL: return false
         }
     }
@@ -32,7 +30,6 @@ public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible 
         case .invalidURL(let text): return "invalid URL: \(UntrustedText.sanitize(text))"
         case .download(let error): return error.description
         case .notCached(let url): return "not in cache (\(url.redactedString))"
-        case .blockedByDelegate(let url): return "download refused (\(url.redactedString))"
         case .cancelled(let url): return "cancelled (\(url.redactedString))"
         case .file(let url, let reason): return "\(reason) (\(UntrustedText.sanitize(url.path)))"
         }
@@ -45,7 +42,6 @@ public enum ImageLoadError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .invalidURL: return "invalid URL"
         case .notCached: return "not cached"
-        case .blockedByDelegate: return "refused"
         case .cancelled: return "cancelled"
         case .file(_, let reason): return reason
         case .download(let error): return error.summary

@@ -1,35 +1,27 @@
 import Foundation
 import ImageCodecs
-import Locking
 
 extension ImageManager {
-    /// Loads `request` and returns its last finished result: partial images are skipped, and a cached
-    /// copy under revalidation (`isRevalidating`) is followed by the revalidation — a 304 or a failed
-    /// revalidation returns the cached copy (with `isRevalidating` still set), a new body the new image.
-    /// Cancelling the task cancels the load and throws `CancellationError`; a failed load throws its
-    /// `ImageLoadError`.
-    public func image(for request: ImageRequest) async throws -> ImageLoadResult {
+    /// Loads `request` and returns its final image: partial images are skipped, and a cached image
+    /// under revalidation (`.revalidating`) is what returns when the revalidation keeps it
+    /// (`.keptCached`: a 304, or a failure to ask), else the new image. Cancelling the task cancels
+    /// the load and throws `CancellationError`; a failed load throws its `ImageLoadError`.
+    public func image(for request: ImageRequest) async throws -> ImageLoadSuccess {
         var request = request
         request.options.remove(.progressiveLoad)  // partial images would be skipped anyway
-        let cached = Locked<ImageLoadResult?>(nil)
-        return try await ResumeOnce<ImageLoadResult>().run { finish in
-            loadImage(with: request) { result in
-                guard result.isFinished else { return }
-                if result.isRevalidating {
-                    cached.withLock { $0 = result }
-                    return
+        return try await ResumeOnce<ImageLoadSuccess>().run { finish in
+            loadImage(with: request) { event in
+                switch event {
+                case .progress, .preview, .revalidating: return
+                case .keptCached(let cached, _): finish(.success(cached))
+                case .finished(let result): finish(result.mapError { $0 })
                 }
-                if let copy = cached.withLock({ $0 }), result.isNotModified || result.error != nil {
-                    return finish(.success(copy))
-                }
-                if let error = result.error { return finish(.failure(error)) }
-                finish(.success(result))
             }
         }
     }
 
     /// Loads `url` with no options (see `image(for:)` with a request).
-    public func image(for url: URL?) async throws -> ImageLoadResult {
+    public func image(for url: URL?) async throws -> ImageLoadSuccess {
         try await image(for: ImageRequest(url: url))
     }
 }

@@ -5,26 +5,21 @@ extension ImageManager {
     /// Step 1: the cache (RFC 9111). A fresh hit completes with no request; a stale one (or
     /// `no-cache`, or unknown freshness) — and any hit with `.refreshCached` — is delivered at once,
     /// then revalidated with a conditional request. A miss downloads, unless `.memoryCacheOnly`
-    /// (which also never revalidates). With `.originalData` only a hit with the original bytes counts.
+    /// (which also never revalidates).
     func queryCache(_ load: Load) {
         let options = load.url.isHTTP ? load.options : load.options.subtracting(.refreshCached)
         let memoryOnly = options.contains(.memoryCacheOnly)
-        let wantsData = options.contains(.originalData)
         let now = cache.config.clock
         let query = cache.queryCacheOperation(forKey: load.cacheKey, options: options) { [self] result in
-            if wantsData, let data = result.data {
-                load.deliver(ImageLoadResult(url: load.url, image: result.image, data: data, cacheType: result.cacheType), last: true)
-            } else if !wantsData, let image = result.image {
+            if let image = result.image {
                 let revalidate = load.url.isHTTP && !memoryOnly && (options.contains(.refreshCached) || !result.isFresh(at: now()))
-                var hit = ImageLoadResult(url: load.url, image: image, cacheType: result.cacheType)
-                hit.isRevalidating = revalidate
-                load.deliver(hit, last: !revalidate)
-                if revalidate {
-                    let metadata = ResponseMetadata(validators: result.validators ?? HTTPValidators(), freshness: result.freshness)
-                    fetch(load, cached: CachedCopy(image: image, metadata: metadata))
-                }
+                let hit = ImageLoadSuccess(image: image, cacheType: result.cacheType)
+                guard revalidate else { return load.deliver(.finished(.success(hit))) }
+                load.deliver(.revalidating(hit))
+                let metadata = ResponseMetadata(validators: result.validators ?? HTTPValidators(), freshness: result.freshness)
+                fetch(load, cached: CachedCopy(hit: hit, metadata: metadata))
             } else if memoryOnly {
-                load.deliver(ImageLoadResult(url: load.url, error: .notCached(load.url)), last: true)
+                load.deliver(.finished(.failure(.notCached(load.url))))
             } else {
                 fetch(load, cached: nil)
             }
@@ -38,20 +33,11 @@ extension ImageManager {
         if load.url.isFileURL {
             fileLoader.load(load.url, options: load.request.decodeOptions(pixelBudget: downloader.config.scaleDownPixelBudget),
                             readingOnlyWhatIsNeeded: load.options.contains(.stopWhenSufficient)) { [self] result in
-                switch result {
-                case .success(let image):
-                    if !load.options.contains(.skipMemoryStore) {
-                        cache.store(image: image, data: nil, forKey: load.cacheKey, toDisk: false)
-                    }
-                    load.deliver(ImageLoadResult(url: load.url, image: image), last: true)
-                case .failure(let error):
-                    load.deliver(ImageLoadResult(url: load.url, error: error), last: true)
+                if case .success(let image) = result, !load.options.contains(.skipMemoryStore) {
+                    cache.store(image: image, data: nil, forKey: load.cacheKey, toDisk: false)
                 }
+                load.deliver(.finished(result.map { ImageLoadSuccess(image: $0) }))
             }
-            return
-        }
-        if let delegate, !delegate.shouldDownloadImage(for: load.url) {
-            load.deliver(ImageLoadResult(url: load.url, error: .blockedByDelegate(load.url)), last: true)
             return
         }
         download(load, cached: cached)
@@ -60,7 +46,7 @@ extension ImageManager {
 
 /// The cached image a revalidation is about, with what the cache knows of its response.
 struct CachedCopy: Sendable {
-    let image: Image
+    let hit: ImageLoadSuccess
     let metadata: ResponseMetadata
 }
 

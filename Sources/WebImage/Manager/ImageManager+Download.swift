@@ -4,65 +4,70 @@ import ImageCodecs
 extension ImageManager {
     /// Step 3: the network. Stores the result and completes; 304 touches the entry. A revalidation
     /// (`cached`) sends the stored validators, asks intermediaries for a fresh copy and shows no
-    /// progressive frames over the cached image.
+    /// progressive frames over the cached image; it ends with `.keptCached` (a 304, or a failure:
+    /// the cached image stands) or the new image.
     func download(_ load: Load, cached: CachedCopy?) {
         let request = cached.map { load.request.revalidating($0.metadata.validators) } ?? load.request
-        let token = downloader.downloadImage(with: request, progress: load.progress) { [self] result in
+        let progress: DownloadProgressHandler = { received, expected, _ in
+            load.deliver(.progress(received: received, expected: expected > 0 ? expected : nil))
+        }
+        let token = downloader.downloadImage(with: request, progress: progress) { [self] result in
             switch result {
             case .success(let download) where !download.isFinished:
                 guard load.options.contains(.progressiveLoad), let image = download.image else { return }
-                load.deliver(ImageLoadResult(url: load.url, image: image, isFinished: false), last: false)
+                load.deliver(.preview(image))
             case .success(let download):
-                finishDownload(load, download)
-            case .failure(.notModified(_, let validators, let responseHeaders)):
+                load.deliver(.finished(storeDownload(download, url: load.url, key: load.key, cacheKey: load.cacheKey, options: load.options)
+                    .map { ImageLoadSuccess(image: $0, data: download.data) }))
+            case .failure(.notModified(let url, let validators, let responseHeaders)):
+                guard let cached else {
+                    // A 304 to a request without validators (a server's odd answer: a plain load never
+                    // shares a revalidation's transfer, `TransferKey`): no cached image to keep.
+                    let answer = DownloadError.notModified(url: url, validators: validators, headers: responseHeaders)
+                    return load.deliver(.finished(.failure(.download(answer))))
+                }
                 // RFC 9111 §4.3.4: the 304's headers refresh the stored freshness; its validators, if any, replace the old.
                 let now = cache.config.clock()
-                let freshness = cached?.metadata.freshness?.updated(with: responseHeaders, receivedAt: now)
+                let freshness = cached.metadata.freshness?.updated(with: responseHeaders, receivedAt: now)
                     ?? HTTPFreshness(headers: responseHeaders, receivedAt: now)
-                let merged = validators.isEmpty ? (cached?.metadata.validators ?? validators) : validators
+                let merged = validators.isEmpty ? cached.metadata.validators : validators
                 cache.touch(forKey: load.cacheKey, validators: merged, freshness: freshness)
-                load.deliver(ImageLoadResult(url: load.url, cacheType: .none, isNotModified: true), last: true)
+                load.deliver(.keptCached(cached.hit, revalidationError: nil))
             case .failure(let error):
                 let failure = ImageLoadError.download(error)
                 failedURLs.record(failure, forKey: load.key)
-                load.deliver(ImageLoadResult(url: load.url, error: failure), last: true)
+                load.deliver(cached.map { .keptCached($0.hit, revalidationError: failure) } ?? .finished(.failure(failure)))
             }
         }
         if let token { load.operation.attach(token) }
     }
 
-    /// A finished download: transform, store (memory and/or disk), complete.
-    private func finishDownload(_ load: Load, _ download: DownloadResult) {
-        failedURLs.remove(load.key)
+    /// What every finished download goes through, an image's or an original's (`loadOriginal`):
+    /// the failed-URL entry cleared, what the file is set on the image, store (memory and/or disk).
+    /// The stored image, or why the body is no image.
+    func storeDownload(_ download: DownloadResult, url: URL, key: String, cacheKey: ImageCacheKey,
+                       options: ImageRequest.Options) -> Result<Image, ImageLoadError> {
+        failedURLs.remove(key)
         guard var image = download.image else {
-            let failure = ImageLoadError.download(.decodeFailed(url: load.url, reason: .empty))
-            load.deliver(ImageLoadResult(url: load.url, error: failure), last: true)
-            return
-        }
-        var transformed = false
-        if let delegate, !image.isAnimated {
-            let result = delegate.transformDownloadedImage(image, for: load.url)
-            transformed = result.id != image.id
-            image = result
+            return .failure(.download(.decodeFailed(url: url, reason: .empty)))
         }
         // What the original file is travels with the image (memory hits have no bytes to sniff).
         // A body stopped early (`.stopWhenSufficient`) counts as its announced length.
         image.sourceFormat = ImageFormat.sniff(download.data)
         image.sourceByteCount = download.isWholeBody ? download.data.count
             : download.response.expectedContentLength.map { Int($0) } ?? download.data.count
-        // A transformed image is kept without the original bytes (as in the seed): memory only;
-        // so is a response marked `Cache-Control: no-store` (RFC 9111 §5.2.2.5).
+        // A response marked `Cache-Control: no-store` is kept in memory only (RFC 9111 §5.2.2.5).
         // A body stopped once the image was final at its size (`.stopWhenSufficient`) is not the
         // original: its image goes to memory and to disk as the URL's early image (`EarlyImageEntry`,
         // with the original's validators and freshness), and the rest is fetched (resumed) when wanted.
         let whole = download.isWholeBody
-        let toDisk = !load.options.contains(.cacheMemoryOnly) && !transformed && !HTTPFreshness.forbidsStorage(download.headers)
+        let toDisk = !options.contains(.cacheMemoryOnly) && !HTTPFreshness.forbidsStorage(download.headers)
         cache.store(
-            image: !load.options.contains(.skipMemoryStore) || transformed || !whole ? image : nil,
-            data: transformed || !whole ? nil : download.data, forKey: load.cacheKey, toDisk: toDisk,
+            image: !options.contains(.skipMemoryStore) || !whole ? image : nil,
+            data: whole ? download.data : nil, forKey: cacheKey, toDisk: toDisk,
             validators: download.validators, contentType: download.headers["content-type"], responseHeaders: download.headers
         )
-        load.deliver(ImageLoadResult(url: load.url, image: image, data: download.data), last: true)
+        return .success(image)
     }
 }
 

@@ -7,8 +7,12 @@ import Locking
 ///
 /// ```swift
 /// let request = ImageRequest(url: url, targetSize: PixelSize(width: 160, height: 96), options: [.progressiveLoad])
-/// let op = ImageManager.shared.loadImage(with: request) { result in
-///     if let image = result.image { show(image, final: result.isFinished) }
+/// let op = ImageManager.shared.loadImage(with: request) { event in
+///     switch event {
+///     case .preview(let image): show(image, final: false)
+///     case .revalidating(let hit), .finished(.success(let hit)): show(hit.image, final: true)
+///     case .progress, .keptCached, .finished(.failure): break
+///     }
 /// }
 /// op.cancel()   // the cell scrolled away: no callback follows
 /// ```
@@ -25,14 +29,11 @@ public final class ImageManager: Sendable {
 
     private struct Settings {
         var cacheKeyFilter: (@Sendable (URL) -> String)?
-        var delegate: (any ImageManagerDelegate)?
     }
 
     private let settings = Locked(Settings())
     private let running = Locked<Set<CombinedOperation>>([])
     let fileLoader: LocalFileLoader
-    /// Largest local file loaded (or saved): the same cap as a download body.
-    public static let localFileByteLimit = LocalFileLoader.maxBytes
 
     /// Creates a manager with its own cache and downloader. `failedURLLifetime` is how long a failed
     /// URL is answered from memory (seconds, by `clock`).
@@ -50,12 +51,6 @@ public final class ImageManager: Sendable {
     public var cacheKeyFilter: (@Sendable (URL) -> String)? {
         get { settings.withLock { $0.cacheKeyFilter } }
         set { settings.withLock { $0.cacheKeyFilter = newValue } }
-    }
-
-    /// Hooks for download permission and transformation (held strongly).
-    public var delegate: (any ImageManagerDelegate)? {
-        get { settings.withLock { $0.delegate } }
-        set { settings.withLock { $0.delegate = newValue } }
     }
 
     /// The cache key of `url`.
@@ -76,38 +71,31 @@ public final class ImageManager: Sendable {
         for operation in runningOperations { operation.cancel() }
     }
 
-    /// Loads `url` with no options at its own size (see `loadImage(with:progress:completed:)` for a request).
+    /// Loads `url` with no options at its own size (see `loadImage(with:onEvent:)` for a request).
     @discardableResult
-    public func loadImage(
-        with url: URL?, progress: DownloadProgressHandler? = nil, completed: @escaping @Sendable (ImageLoadResult) -> Void
-    ) -> CombinedOperation {
-        loadImage(with: ImageRequest(url: url), progress: progress, completed: completed)
+    public func loadImage(with url: URL?, onEvent: @escaping @Sendable (ImageLoadEvent) -> Void) -> CombinedOperation {
+        loadImage(with: ImageRequest(url: url), onEvent: onEvent)
     }
 
     /// Loads the image of `request`: memory cache, disk cache, then the network (or the file system
-    /// for `file:` URLs). `completed` runs for each partial image (`isFinished == false`, with
-    /// `.progressiveLoad`) and for the result; with `.refreshCached` and a cached copy, first for the
-    /// cached image and again for the revalidation (`isNotModified`, a new image, or an error).
-    /// Callbacks run on background queues (a memory hit inline, before this returns); never after
-    /// `cancel()`. With `.originalData` the result's `data` is the whole original file.
+    /// for `file:` URLs). `onEvent` gets the download's progress, each partial image (with
+    /// `.progressiveLoad`), a cached image under revalidation, then exactly one terminal event
+    /// (`ImageLoadEvent` gives the order); nothing after it. Events run on background queues, one at a
+    /// time (a memory hit inline, before this returns); never after `cancel()`. The original file's
+    /// bytes come from `loadOriginal(of:completed:)`.
     @discardableResult
     public func loadImage(
-        with request: ImageRequest, progress: DownloadProgressHandler? = nil,
-        completed: @escaping @Sendable (ImageLoadResult) -> Void
+        with request: ImageRequest, onEvent: @escaping @Sendable (ImageLoadEvent) -> Void
     ) -> CombinedOperation {
-        let operation = CombinedOperation { [weak self] op in
-            _ = self?.running.withLock { $0.remove(op) }
-        }
-        running.withLock { _ = $0.insert(operation) }
+        let operation = makeOperation()
         guard let url = request.url, Self.isLoadable(url) else {
             let text = request.url?.redactedString ?? ""
-            operation.deliver(final: true) { completed(ImageLoadResult(url: request.url, error: .invalidURL(text))) }
+            operation.deliver(final: true) { onEvent(.finished(.failure(.invalidURL(text)))) }
             return operation
         }
-        let load = Load(url: url, key: cacheKey(for: url), request: request,
-                        operation: operation, progress: progress, completed: completed)
+        let load = Load(url: url, key: cacheKey(for: url), request: request, operation: operation, onEvent: onEvent)
         if !request.options.contains(.retryFailed), let error = failedURLs.error(forKey: load.key) {
-            operation.deliver(final: true) { completed(ImageLoadResult(url: url, error: error)) }
+            load.deliver(.finished(.failure(error)))
             return operation
         }
         if request.options.contains(.fromLoaderOnly) {
@@ -115,6 +103,15 @@ public final class ImageManager: Sendable {
         } else {
             queryCache(load)
         }
+        return operation
+    }
+
+    /// A new operation, counted in `runningOperations` until it ends.
+    func makeOperation() -> CombinedOperation {
+        let operation = CombinedOperation { [weak self] op in
+            _ = self?.running.withLock { $0.remove(op) }
+        }
+        running.withLock { _ = $0.insert(operation) }
         return operation
     }
 
@@ -133,8 +130,7 @@ struct Load: Sendable {
     let key: String
     let request: ImageRequest
     let operation: CombinedOperation
-    let progress: DownloadProgressHandler?
-    let completed: @Sendable (ImageLoadResult) -> Void
+    let onEvent: @Sendable (ImageLoadEvent) -> Void
 
     var options: ImageRequest.Options { request.options }
 
@@ -142,8 +138,9 @@ struct Load: Sendable {
         ImageCacheKey(urlKey: key, targetSize: request.targetSize, firstFrameOnly: request.options.contains(.decodeFirstFrameOnly))
     }
 
-    /// Delivers `result`; `last` ends the operation.
-    func deliver(_ result: ImageLoadResult, last: Bool) {
-        operation.deliver(final: last) { completed(result) }
+    /// Delivers `event` unless the load was cancelled or has delivered its terminal event; a terminal
+    /// event ends the operation.
+    func deliver(_ event: ImageLoadEvent) {
+        operation.deliver(final: event.isTerminal) { onEvent(event) }
     }
 }

@@ -6,7 +6,6 @@ public final class PrefetchToken: Cancellable {
     private struct State {
         var finished = 0
         var skipped = 0
-        var failed = 0
         var running: [Int: (operation: CombinedOperation, slot: SlotRelease)] = [:]
         var cancelled = false
         var done = false
@@ -34,8 +33,6 @@ public final class PrefetchToken: Cancellable {
     public var finishedCount: Int { state.withLock { $0.finished } }
     /// URLs skipped because the cache already had them.
     public var skippedCount: Int { state.withLock { $0.skipped } }
-    /// URLs whose load failed (counted in `finishedCount` too).
-    public var failedCount: Int { state.withLock { $0.failed } }
     /// Whether every URL is done or the prefetch was cancelled.
     public var isDone: Bool { state.withLock { $0.done || $0.cancelled } }
     /// Whether a load of this prefetch has started (or ended): false while every URL still waits
@@ -66,16 +63,19 @@ public final class PrefetchToken: Cancellable {
     func load(_ index: Int, release: @escaping @Sendable () -> Void) -> Bool {
         let url = urls[index]
         if isCached(url) {
-            record(index, skipped: true, failed: false)
+            record(index, skipped: true)
             return false
         }
         var request = template
         request.url = url
         request.options.insert(.fromLoaderOnly)
         let slot = SlotRelease(release)
-        let operation = manager.loadImage(with: request) { [self] result in
-            guard result.isFinished else { return }
-            record(index, skipped: false, failed: result.error != nil)
+        let operation = manager.loadImage(with: request) { [self] event in
+            switch event {
+            case .progress, .preview, .revalidating: return
+            case .keptCached, .finished: break  // a failed URL counts as done too
+            }
+            record(index, skipped: false)
             slot.fire()
         }
         let keep = state.withLock { state -> Bool in
@@ -99,12 +99,11 @@ public final class PrefetchToken: Cancellable {
                                                                            firstFrameOnly: template.options.contains(.decodeFirstFrameOnly))) != nil
     }
 
-    private func record(_ index: Int, skipped: Bool, failed: Bool) {
+    private func record(_ index: Int, skipped: Bool) {
         let outcome = state.withLock { state -> (done: Int, finished: Int, skipped: Int, all: Bool)? in
             guard !state.cancelled else { return nil }
             state.running[index] = nil
             if skipped { state.skipped += 1 } else { state.finished += 1 }
-            if failed { state.failed += 1 }
             let done = state.finished + state.skipped
             if done == urls.count { state.done = true }
             return (done, state.finished, state.skipped, done == urls.count)

@@ -72,13 +72,13 @@ public struct ImageRequest: Sendable, Hashable {
         public static let cacheMemoryOnly = Options(rawValue: 1 << 4)
         /// Keep the decoded image out of the memory cache (prefetching to disk).
         public static let skipMemoryStore = Options(rawValue: 1 << 5)
-        /// The original file's bytes are wanted (`s` saves them): the result's `data` holds the whole
-        /// original, from the disk cache or a download; no early stop, no transformed image.
-        public static let originalData = Options(rawValue: 1 << 6)
+        /// The original file's bytes are wanted (`ImageManager.loadOriginal`, which `s` calls): the
+        /// cache query reads the disk entry's bytes; no early stop, no early image.
+        static let originalData = Options(rawValue: 1 << 6)
 
         // Decoding.
 
-        /// Deliver partial images while the download runs (`isFinished == false`).
+        /// Deliver partial images while the download runs (`ImageLoadEvent.preview`).
         public static let progressiveLoad = Options(rawValue: 1 << 7)
         /// The download (or a local file's read) stops once the image is final at the target size
         /// (`IncrementalDecoding.sufficientImage()`: the EXIF thumbnail when it holds the target; a
@@ -104,11 +104,6 @@ public struct ImageRequest: Sendable, Hashable {
         public static let handleCookies = Options(rawValue: 1 << 11)
         /// Skip TLS certificate and host name verification. Only with this option.
         public static let allowInvalidSSLCertificates = Options(rawValue: 1 << 12)
-
-        // The binding.
-
-        /// `ImageSlot`: do not assign the image; hand it to the completion instead.
-        public static let avoidAutoSetImage = Options(rawValue: 1 << 13)
 
         // The decode.
 

@@ -2,12 +2,13 @@ import Locking
 
 /// The one bridge from a callback API to `async`: resumes its continuation exactly once, with the
 /// first of a result or task cancellation, and cancels the work it was attached to when the task is
-/// cancelled (even when the cancellation comes before the work exists).
+/// cancelled (even when the cancellation comes before the work exists). Work that cannot be
+/// cancelled (a store, a removal) is awaited with its non-throwing form, `ResumeOnce.wait`.
 ///
 /// ```swift
-/// let once = ResumeOnce<ImageLoadResult>(cancelled: CancellationError())
+/// let once = ResumeOnce<ImageLoadSuccess>(cancelled: CancellationError())
 /// return try await once.run { finish in
-///     manager.loadImage(with: request) { result in if result.isFinished { finish(.success(result)) } }
+///     manager.loadImage(with: request) { event in if case .finished(let result) = event { finish(result.mapError { $0 }) } }
 /// }
 /// ```
 final class ResumeOnce<T: Sendable>: Sendable {
@@ -75,5 +76,27 @@ final class ResumeOnce<T: Sendable>: Sendable {
         }
         work?.cancel()
         continuation?.resume(throwing: cancellationError)
+    }
+}
+
+extension ResumeOnce {
+    /// The non-throwing form, for work that cannot be cancelled (a cache store, a removal, a sweep):
+    /// starts `start` and waits for its `finish`, whatever happens to the task meanwhile; a second
+    /// `finish` is ignored.
+    ///
+    /// ```swift
+    /// await ResumeOnce<Void>.wait { finish in cache.clearDisk { finish(()) } }
+    /// ```
+    static func wait(_ start: (_ finish: @escaping @Sendable (T) -> Void) -> Void) async -> T {
+        let resumed = Locked(false)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+            start { value in
+                let first = resumed.withLock { done in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(returning: value) }
+            }
+        }
     }
 }

@@ -111,9 +111,6 @@ public struct HTTPFreshness: Sendable, Hashable, Codable {
         return new
     }
 
-    /// Whether a stale copy may be shown while it is revalidated in the background.
-    public var mayShowWhileRevalidating: Bool { !mustRevalidate }
-
     /// `Cache-Control` directives: lowercased names, unquoted values.
     static func directives(_ header: String) -> [(name: String, value: String?)] {
         header.split(separator: ",").compactMap { part in

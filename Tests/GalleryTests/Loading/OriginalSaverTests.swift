@@ -4,8 +4,8 @@ import TestSupport
 import WebImage
 @testable import Gallery
 
-/// `s` on local files (issue 21): the same size cap and image check as a load, and an owner-only copy
-/// of a file others may not read.
+/// `s` on local files (issue 21): the checks of a load, made by the local-file loader (size cap,
+/// regular file, an image format), and an owner-only copy of a file others may not read.
 @Suite struct OriginalSaverTests {
     /// Saves `path` into a fresh folder; the status line and the folder's files.
     static func save(_ path: String) async throws -> (line: String, saved: [URL]) {
@@ -36,6 +36,31 @@ import WebImage
         close(fd)
         let (line, saved) = try await Self.save(path)
         #expect(line.contains("too large"), "\(line)")
+        #expect(saved.isEmpty)
+    }
+
+    /// The local-file loader is the one place that decides whether a file is read: what it says to a
+    /// cell's load is what `s` says on the status line.
+    @Test(arguments: ["fifo", "missing"])
+    func aFileTheLoaderRefusesIsNotSavedAndTheStatusLineGivesTheLoadersError(kind: String) async throws {
+        let dir = try Fixtures.temporaryDirectory("saver-refused")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("refused.png").path
+        if kind == "fifo" { #expect(mkfifo(path, 0o600) == 0) }
+        let manager = ImageManager(cache: ImageCache(config: { var c = ImageCacheConfig(); c.shouldUseDiskCache = false; return c }()))
+        let loadError = await withCheckedContinuation { (continuation: CheckedContinuation<ImageLoadError?, Never>) in
+            manager.loadImage(with: ImageRequest(url: URL(fileURLWithPath: path))) { event in
+                switch event {
+                case .progress, .preview, .revalidating: return
+                case .keptCached, .finished(.success): continuation.resume(returning: nil)
+                case .finished(.failure(let error)): continuation.resume(returning: error)
+                }
+            }
+        }
+        let reason = try #require(loadError?.shortDescription)
+        #expect(reason == (kind == "fifo" ? "is a FIFO (named pipe), not a file" : "file not found"))
+        let (line, saved) = try await Self.save(path)
+        #expect(line == "cannot save \(path): \(reason)")
         #expect(saved.isEmpty)
     }
 

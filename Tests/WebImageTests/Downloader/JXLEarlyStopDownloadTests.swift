@@ -31,12 +31,12 @@ struct JXLEarlyStopDownloadTests {
     }
 
     /// A cell's load with `options`: its final result.
-    static func cell(_ kit: ManagerTestKit, _ path: String, _ size: PixelSize, options: ImageRequest.Options) async -> ImageLoadResult? {
+    static func cell(_ kit: ManagerTestKit, _ path: String, _ size: PixelSize, options: ImageRequest.Options) async -> ImageLoadEvent? {
         let results = LoadRecorder()
-        kit.manager.loadImage(with: ImageRequest(url: kit.server.url(path), targetSize: size, options: options)) { results.record($0) }
-        _ = await results.wait { $0.contains { $0.isFinished } }
+        kit.manager.loadImage(with: ImageRequest(url: kit.server.url(path), targetSize: size, options: options)) { results.recordLoad($0) }
+        _ = await results.wait { $0.contains { $0.isTerminal } }
         _ = await kit.server.waitUntil { $0.filter { $0.path == path }.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
-        return results.all.first { $0.isFinished }
+        return results.all.first { $0.isTerminal }
     }
 
     /// A gallery cell (partial images wanted) and `--print` (`.stopWhenSufficient` alone: before,

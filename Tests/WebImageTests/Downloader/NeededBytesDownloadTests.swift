@@ -33,13 +33,13 @@ struct NeededBytesDownloadTests {
     }
 
     /// A cell's load: its final result (partial renders may come first).
-    static func cell(_ kit: ManagerTestKit, _ path: String, _ size: PixelSize) async -> ImageLoadResult? {
+    static func cell(_ kit: ManagerTestKit, _ path: String, _ size: PixelSize) async -> ImageLoadEvent? {
         let results = LoadRecorder()
         kit.manager.loadImage(with: ImageRequest(url: kit.server.url(path), targetSize: size,
-                                                  options: [.progressiveLoad, .stopWhenSufficient])) { results.record($0) }
-        _ = await results.wait { $0.contains { $0.isFinished } }
+                                                  options: [.progressiveLoad, .stopWhenSufficient])) { results.recordLoad($0) }
+        _ = await results.wait { $0.contains { $0.isTerminal } }
         _ = await kit.server.waitUntil { $0.filter { $0.path == path }.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
-        return results.all.first { $0.isFinished }
+        return results.all.first { $0.isTerminal }
     }
 
     static func log(_ requests: [RecordedRequest]) -> String {
@@ -53,7 +53,7 @@ struct NeededBytesDownloadTests {
         Self.serve(kit, "/cam.jpg", body)
         let result = try #require(await Self.cell(kit, "/cam.jpg", PixelSize(width: 60, height: 80)))
         let image = try #require(result.image)
-        #expect(result.isFinished && image.size == PixelSize(width: 60, height: 80))
+        #expect(result.isTerminal && image.size == PixelSize(width: 60, height: 80))
         #expect(image.sourceSize == PixelSize(width: 1200, height: 1600))
         #expect(image.earlyTier == .exifThumbnail)
         let top = image.pixel(x: 30, y: 10), bottom = image.pixel(x: 30, y: 70)
@@ -72,7 +72,7 @@ struct NeededBytesDownloadTests {
         Self.serve(kit, "/big.jpg", body, rate: nil)
         // 400×300 is larger than the 160×120 thumbnail: the whole file is decoded.
         let result = try #require(await Self.cell(kit, "/big.jpg", PixelSize(width: 400, height: 300)))
-        #expect(result.isFinished && result.image?.size == PixelSize(width: 400, height: 300))
+        #expect(result.isTerminal && result.image?.size == PixelSize(width: 400, height: 300))
         #expect(result.data == body)
         let requests = kit.server.requests(to: "/big.jpg")
         print("no thumbnail use: \(Self.log(requests))")
@@ -90,7 +90,7 @@ struct NeededBytesDownloadTests {
         let kit = try await ManagerTestKit.make()
         Self.serve(kit, "/norange.jpg", body, ranges: false)
         let small = try #require(await Self.cell(kit, "/norange.jpg", PixelSize(width: 80, height: 60)))
-        #expect(small.isFinished && small.image?.size == PixelSize(width: 80, height: 60))
+        #expect(small.isTerminal && small.image?.size == PixelSize(width: 80, height: 60))
         #expect(kit.server.requests(to: "/norange.jpg").map(\.status) == [200])
         Self.serve(kit, "/norange2.jpg", body, ranges: false, rate: nil)
         let large = try #require(await Self.cell(kit, "/norange2.jpg", PixelSize(width: 400, height: 300)))
@@ -108,7 +108,7 @@ struct NeededBytesDownloadTests {
         let kit = try await ManagerTestKit.make()
         Self.serve(kit, "/prog.jpg", body)
         let result = try #require(await Self.cell(kit, "/prog.jpg", size))
-        #expect(result.isFinished && result.image?.size == size)
+        #expect(result.isTerminal && result.image?.size == size)
         let requests = kit.server.requests(to: "/prog.jpg")
         let sent = requests.map(\.bytesSent).reduce(0, +)
         print("progressive \(body.count) B for \(size.width)×\(size.height), needed bytes end at \(end) (\(100 * end / body.count)%): \(Self.log(requests))")
@@ -137,7 +137,7 @@ struct NeededBytesDownloadTests {
         let kit = try await ManagerTestKit.make()
         Self.serve(kit, "/rest.jpg", body)
         let result = try #require(await Self.cell(kit, "/rest.jpg", cell))
-        #expect(result.isFinished && result.image?.size == cell)
+        #expect(result.isTerminal && result.image?.size == cell)
         #expect(result.image?.earlyTier == nil, "decoded from the whole file, not stopped after scan 6")
         #expect(result.data == body)
         let requests = kit.server.requests(to: "/rest.jpg")
@@ -154,7 +154,7 @@ struct NeededBytesDownloadTests {
         let kit = try await ManagerTestKit.make()
         Self.serve(kit, "/fast.jpg", body, rate: nil)
         let result = try #require(await Self.cell(kit, "/fast.jpg", PixelSize(width: 200, height: 150)))
-        #expect(result.isFinished && result.image?.size == PixelSize(width: 200, height: 150) && result.image?.earlyTier == .scale(denominator: 8))
+        #expect(result.isTerminal && result.image?.size == PixelSize(width: 200, height: 150) && result.image?.earlyTier == .scale(denominator: 8))
         let requests = kit.server.requests(to: "/fast.jpg")
         print("unthrottled progressive \(body.count) B: \(Self.log(requests)); received \(kit.manager.downloader.statistics.snapshot.bytesReceived) B")
         #expect(requests.count == 1)

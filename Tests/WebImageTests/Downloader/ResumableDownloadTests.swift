@@ -18,7 +18,9 @@ import TestSupport
         kit.server.route(path, stub)
         let url = kit.server.url(path)
         let progress = CallbackRecorder<Int64>()
-        let operation = kit.manager.loadImage(with: url, progress: { received, _, _ in progress.record(received) }) { _ in }
+        let operation = kit.manager.loadImage(with: url) { event in
+            if case .progress(let received, _) = event { progress.record(received) }
+        }
         _ = await progress.wait { $0.contains { $0 >= Int64(body.count / 2) } }
         operation.cancel()
         let deadline = ContinuousClock.now + .seconds(15)
@@ -62,11 +64,13 @@ import TestSupport
 
         let progress = CallbackRecorder<Int64>()
         let results = LoadRecorder()
-        kit.manager.loadImage(with: ImageRequest(url: kit.server.url("/prog.png"), options: .progressiveLoad),
-                              progress: { received, _, _ in progress.record(received) }) { results.record($0) }
-        #expect(await results.wait { $0.contains { $0.isFinished } })
+        kit.manager.loadImage(with: ImageRequest(url: kit.server.url("/prog.png"), options: .progressiveLoad)) { event in
+            if case .progress(let received, _) = event { progress.record(received) }
+            results.recordLoad(event)
+        }
+        #expect(await results.wait { $0.contains { $0.isTerminal } })
         #expect(progress.all.allSatisfy { $0 > Int64(kept) })
-        let partials = results.all.filter { !$0.isFinished }.compactMap(\.image)
+        let partials = results.all.filter { !$0.isTerminal }.compactMap(\.image)
         #expect(!partials.isEmpty)
         #expect(partials.first.map { $0.pixel(x: 0, y: Self.side / 4) == (90, 80, 70, 255) } == true)
         #expect(results.all.last?.data == body)

@@ -51,10 +51,10 @@ import TestSupport
         return (kit, kit.server.url(path))
     }
 
-    static func load(_ kit: ManagerTestKit, _ url: URL, options: ImageRequest.Options, size: PixelSize) async -> [ImageLoadResult] {
+    static func load(_ kit: ManagerTestKit, _ url: URL, options: ImageRequest.Options, size: PixelSize) async -> [ImageLoadEvent] {
         let results = LoadRecorder()
-        kit.manager.loadImage(with: ImageRequest(url: url, targetSize: size, options: options)) { results.record($0) }
-        _ = await results.wait { $0.contains { $0.isFinished } }
+        kit.manager.loadImage(with: ImageRequest(url: url, targetSize: size, options: options)) { results.recordLoad($0) }
+        _ = await results.wait { $0.contains { $0.isTerminal } }
         return results.all
     }
 
@@ -67,7 +67,7 @@ import TestSupport
         // The cell: 120×90 is at most 1/8 of 1024×768 per axis.
         let cell = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: PixelSize(width: 120, height: 90))
         let final = try #require(cell.last)
-        #expect(final.isFinished && final.error == nil)
+        #expect(final.isTerminal && final.error == nil)
         #expect(final.image?.size == PixelSize(width: 120, height: 90))
         _ = await kit.server.waitUntil { $0.first { $0.path == "/p.jpg" }.map { $0.finished || $0.clientDisconnectedEarly } == true }
         let first = try #require(kit.server.requests(to: "/p.jpg").first)
@@ -101,10 +101,10 @@ import TestSupport
         let (kit, url) = try await Self.serving(body, at: "/p.jpg", etag: "\"j1\"", rate: 1_000_000)
         let cell = PixelSize(width: 120, height: 90)
         let results = await Self.load(kit, url, options: [.stopWhenSufficient], size: cell)
-        #expect(results.count == 1 && results.allSatisfy(\.isFinished), "partial renders: \(results.filter { !$0.isFinished }.count)")
+        #expect(results.count == 1 && results.allSatisfy(\.isTerminal), "partial renders: \(results.filter { !$0.isTerminal }.count)")
         #expect(results.last?.image?.size == cell)
         let awaited = try await kit.manager.image(for: ImageRequest(url: url, targetSize: cell, options: [.stopWhenSufficient]))
-        #expect(awaited.image?.size == cell)
+        #expect(awaited.image.size == cell)
         _ = await kit.server.waitUntil { $0.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
         let sent = kit.server.requests(to: "/p.jpg").reduce(0) { $0 + $1.bytesSent }
         #expect(sent < body.count / 4, "sent \(sent) of \(body.count) bytes")
@@ -143,7 +143,7 @@ import TestSupport
         let size = PixelSize(width: 200, height: 150)
         let cell = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: size)
         let final = try #require(cell.last)
-        #expect(final.isFinished && final.error == nil)
+        #expect(final.isTerminal && final.error == nil)
         let image = try #require(final.image)
         #expect(image.size == size && image.earlyTier == .scale(denominator: 4))
         // One transfer, stopped at the header after scan 4.
@@ -183,7 +183,7 @@ import TestSupport
         let before = kit.server.requests(to: "/w.jpg").count
         kit.server.route("/w.jpg", { var next = StubResponse.ok(body, contentType: "image/jpeg"); next.etag = "\"w1\""; next.bytesPerSecond = 1_000_000; return next }())
         let again = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: size)
-        #expect(again.last?.isFinished == true && again.last?.image?.size == size)
+        #expect(again.last?.isTerminal == true && again.last?.image?.size == size)
         _ = await kit.server.waitUntil { $0.filter { $0.path == "/w.jpg" }.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
         let second = Array(kit.server.requests(to: "/w.jpg").dropFirst(before))
         let sent = second.reduce(0) { $0 + $1.bytesSent }
@@ -213,7 +213,7 @@ import TestSupport
         let url = kit.server.url("/a.png")
         let cell = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: PixelSize(width: 64, height: 64))
         let image = try #require(cell.last?.image)
-        #expect(cell.last?.isFinished == true && image.size == PixelSize(width: 64, height: 64))
+        #expect(cell.last?.isTerminal == true && image.size == PixelSize(width: 64, height: 64))
         #expect(image.earlyTier == .firstPass)
         // Cell pixel (i, j) is the image's pixel (8i, 8j): the first pass's.
         #expect(image.pixel(x: 5, y: 9) == (40, 72, 40 ^ 72, 255))

@@ -23,7 +23,7 @@ import TestSupport
         let url = kit.server.url(path)
         let first = await SufficientDownloadTests.load(kit, url, options: cellOptions, size: cell)
         let image = try #require(first.last?.image)
-        #expect(first.last?.isFinished == true && image.size == cell && image.earlyTier == .scale(denominator: 8))
+        #expect(first.last?.isTerminal == true && image.size == cell && image.earlyTier == .scale(denominator: 8))
         await settle(kit, path)
         kit.manager.cache.waitUntilIdle()
         kit.manager.downloader.partials.waitUntilIdle()
@@ -52,9 +52,9 @@ import TestSupport
 
     /// A later run's cell load of a URL whose cached image is revalidated: the cached image, then
     /// what the revalidation brings.
-    static func revalidatedCell(_ later: ManagerTestKit, _ url: URL) async -> [ImageLoadResult] {
+    static func revalidatedCell(_ later: ManagerTestKit, _ url: URL) async -> [ImageLoadEvent] {
         let results = LoadRecorder()
-        later.manager.loadImage(with: ImageRequest(url: url, targetSize: cell, options: cellOptions)) { results.record($0) }
+        later.manager.loadImage(with: ImageRequest(url: url, targetSize: cell, options: cellOptions)) { results.recordLoad($0) }
         _ = await results.wait(count: 2, timeout: .seconds(30))
         return results.all
     }
@@ -74,7 +74,7 @@ import TestSupport
         let warm = await SufficientDownloadTests.load(later, url, options: Self.cellOptions, size: Self.cell)
         let final = try #require(warm.last)
         print("cold: \(coldRequests.count) requests, \(coldBytes) of \(body.count) B; warm: \(kit.server.requests(to: "/e.jpg").count - coldRequests.count) requests")
-        #expect(final.isFinished && final.error == nil && !final.isRevalidating && final.cacheType == .disk)
+        #expect(final.isTerminal && final.error == nil && !final.isRevalidating && final.cacheType == .disk)
         #expect(final.image?.size == Self.cell && final.image?.earlyTier == .scale(denominator: 8))
         let samePixels = final.image?.pixels == cold.pixels
         #expect(samePixels, "not the cold run's early image")
@@ -95,15 +95,15 @@ import TestSupport
         await kit.tearDown()
     }
 
-    /// `s` (`.originalData`) at the cell's size wants the file, not pixels: the early image does not
+    /// `s` (`loadOriginal`) after a cell's load wants the file, not pixels: the early image does not
     /// answer it; the kept bytes are resumed and the whole original saved.
     @Test(.enabled(if: cjpeg, "needs cjpeg (libjpeg-turbo-progs)"))
     func savingTheOriginalIgnoresTheEarlyEntry() async throws {
         let body = try await SufficientDownloadTests.progressiveJPEG(width: 1024, height: 768)
         let (kit, url, _) = try await Self.kitAfterACell(body, path: "/o.jpg", etag: "\"o1\"", cacheControl: "max-age=3600")
         let later = Self.laterRun(kit)
-        let saved = await later.manager.results(url, options: [.originalData, .retryFailed, .skipMemoryStore], targetSize: Self.cell)
-        #expect(saved.last?.data == body)
+        let saved = await later.manager.original(url)
+        #expect((try? saved?.get())?.data == body)
         #expect(kit.server.requests(to: "/o.jpg").last?.status == 206)
         await kit.tearDown()
     }
@@ -122,7 +122,7 @@ import TestSupport
         // 240×180 is more than the 120×90 the early image holds (and more than 1/8): to the network.
         let larger = await SufficientDownloadTests.load(later, url, options: Self.cellOptions, size: PixelSize(width: 240, height: 180))
         let image = try #require(larger.last?.image)
-        #expect(larger.last?.isFinished == true && image.size == PixelSize(width: 240, height: 180))
+        #expect(larger.last?.isTerminal == true && image.size == PixelSize(width: 240, height: 180))
         #expect(image.earlyTier == .scale(denominator: 4))
         #expect(kit.server.requests(to: "/s.jpg").count > before, "a larger cell took the smaller early image")
         await Self.settle(kit, "/s.jpg")

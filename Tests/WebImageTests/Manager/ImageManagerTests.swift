@@ -131,7 +131,7 @@ import TestSupport
         kit.serve("/a.png", color: (5, 6, 7, 255))
         kit.server.route("/gone.png", .status(410))
         let result = try await kit.manager.image(for: kit.server.url("/a.png"))
-        #expect(result.image?.firstPixel == [5, 6, 7, 255])
+        #expect(result.image.firstPixel == [5, 6, 7, 255])
         await #expect(throws: ImageLoadError.self) { try await kit.manager.image(for: kit.server.url("/gone.png")) }
         var slow = StubResponse.ok(TestPNG.solid(width: 64, height: 64, rgba: (1, 1, 1, 255)))
         slow.bytesPerSecond = 2000

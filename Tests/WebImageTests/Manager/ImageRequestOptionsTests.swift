@@ -15,7 +15,7 @@ import TestSupport
         let url = kit.server.url("/m.png")
         let box = PixelSize(width: 8, height: 8)
         let request = ImageRequest(url: url, targetSize: box, options: .memoryCacheOnly)
-        let before = Locked<ImageLoadResult?>(nil)
+        let before = Locked<ImageLoadEvent?>(nil)
         kit.manager.loadImage(with: request) { result in before.withLock { $0 = result } }
         let miss = try #require(before.withLock { $0 })
         #expect(miss.image == nil)
@@ -23,10 +23,10 @@ import TestSupport
         #expect(kit.server.requests(to: "/m.png").isEmpty)
 
         _ = await kit.manager.results(url, targetSize: box)
-        let after = Locked<ImageLoadResult?>(nil)
+        let after = Locked<ImageLoadEvent?>(nil)
         kit.manager.loadImage(with: request) { result in after.withLock { $0 = result } }
         let hit = try #require(after.withLock { $0 })
-        #expect(hit.cacheType == .memory && hit.image?.size == box && hit.isFinished && !hit.isRevalidating)
+        #expect(hit.cacheType == .memory && hit.image?.size == box && hit.isTerminal && !hit.isRevalidating)
         #expect(kit.server.requests(to: "/m.png").count == 1)
         await kit.tearDown()
     }
@@ -40,25 +40,17 @@ import TestSupport
         stub.headers["Cache-Control"] = "max-age=3600"  // fresh: the cell's disk hit asks nothing either
         kit.server.route("/o.png", stub)
         let url = kit.server.url("/o.png")
-        let original = ImageRequest(url: url, options: [.originalData, .skipMemoryStore])
 
-        let downloaded = await Self.load(kit.manager, original)
-        #expect(downloaded?.data == bytes)
+        let downloaded = try #require(try await kit.manager.original(url)?.get())
+        #expect(downloaded.data == bytes && downloaded.cacheType == .none)
         #expect(kit.server.requests(to: "/o.png").count == 1)
         kit.manager.cache.waitUntilIdle()
 
         _ = await kit.manager.results(url, targetSize: PixelSize(width: 8, height: 8))  // a cell's load: a disk hit
-        let cached = await Self.load(kit.manager, original)
-        #expect(cached?.data == bytes)
-        #expect(cached?.cacheType == .disk)
+        let cached = try #require(try await kit.manager.original(url)?.get())
+        #expect(cached.data == bytes)
+        #expect(cached.cacheType == .disk)
         #expect(kit.server.requests(to: "/o.png").count == 1, "the original was downloaded again")
         await kit.tearDown()
-    }
-
-    static func load(_ manager: ImageManager, _ request: ImageRequest) async -> ImageLoadResult? {
-        let recorder = LoadRecorder()
-        manager.loadImage(with: request) { recorder.record($0) }
-        _ = await recorder.wait { $0.contains { $0.isFinished } }
-        return recorder.all.last { $0.isFinished }
     }
 }

@@ -52,9 +52,9 @@ struct LocalFileReadingTests {
 
         let kit = try await ManagerTestKit.make()
         let results = LoadRecorder()
-        kit.manager.loadImage(with: ImageRequest(url: file, targetSize: cell, options: [.stopWhenSufficient])) { results.record($0) }
-        _ = await results.wait { $0.contains { $0.isFinished } }
-        let image = try #require(results.all.first { $0.isFinished }?.image)
+        kit.manager.loadImage(with: ImageRequest(url: file, targetSize: cell, options: [.stopWhenSufficient])) { results.recordLoad($0) }
+        _ = await results.wait { $0.contains { $0.isTerminal } }
+        let image = try #require(results.all.first { $0.isTerminal }?.image)
         #expect(image.size == cell && image.sourceSize == PixelSize(width: 1200, height: 1600))
         // The thumbnail (red stored left half → top after the rotation), not the green-grey image.
         let top = image.pixel(x: 30, y: 10), bottom = image.pixel(x: 30, y: 70)

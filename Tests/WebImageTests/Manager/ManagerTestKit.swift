@@ -55,8 +55,73 @@ struct ManagerTestKit {
     }
 }
 
-/// Collects every delivery of one or more loads.
-typealias LoadRecorder = CallbackRecorder<ImageLoadResult>
+/// Collects the events of one or more loads (`recordLoad` leaves progress out).
+typealias LoadRecorder = CallbackRecorder<ImageLoadEvent>
+
+extension CallbackRecorder where Value == ImageLoadEvent {
+    /// Records `event` unless it is progress: the tests look at images and terminal events.
+    func recordLoad(_ event: ImageLoadEvent) {
+        if case .progress = event { return }
+        record(event)
+    }
+
+    /// The terminal event, once it came.
+    var terminal: ImageLoadEvent? { all.last { $0.isTerminal } }
+}
+
+/// What the tests read of an event.
+extension ImageLoadEvent {
+    /// The image it shows: partial, cached under revalidation, or final (not the cached image a
+    /// `.keptCached` gives again).
+    var image: Image? {
+        switch self {
+        case .preview(let image): return image
+        case .revalidating(let hit), .finished(.success(let hit)): return hit.image
+        case .progress, .keptCached, .finished(.failure): return nil
+        }
+    }
+
+    /// A final image's success (a cached image under revalidation included).
+    var success: ImageLoadSuccess? {
+        switch self {
+        case .revalidating(let hit), .finished(.success(let hit)): return hit
+        case .progress, .preview, .keptCached, .finished(.failure): return nil
+        }
+    }
+
+    /// A failed load's error, or a revalidation's that kept the cached image.
+    var error: ImageLoadError? {
+        switch self {
+        case .finished(.failure(let error)): return error
+        case .keptCached(_, let error): return error
+        case .progress, .preview, .revalidating, .finished(.success): return nil
+        }
+    }
+
+    /// Where a final image came from.
+    var cacheType: ImageCacheType? { success?.cacheType }
+
+    /// A download's bytes, with its final image.
+    var data: Data? { success?.data }
+
+    /// Whether this is a cached image under revalidation.
+    var isRevalidating: Bool {
+        if case .revalidating = self { return true }
+        return false
+    }
+
+    /// Whether the revalidation's answer was a 304 (the cached image kept, no error).
+    var isNotModified: Bool {
+        if case .keptCached(_, nil) = self { return true }
+        return false
+    }
+
+    /// Whether the revalidation kept the cached image.
+    var isKeptCached: Bool {
+        if case .keptCached = self { return true }
+        return false
+    }
+}
 
 extension ImageManager {
     /// Waits (up to 30 s) until this manager runs no operation, its downloader is idle and its
@@ -73,15 +138,25 @@ extension ImageManager {
         return true
     }
 
-    /// Loads and waits for `deliveries` results.
+    /// Loads and waits for `deliveries` events (progress not counted).
     func results(
         _ url: URL?, options: ImageRequest.Options = [], targetSize: PixelSize? = nil, priority: DownloadPriority = .normal,
         deliveries: Int = 1
-    ) async -> [ImageLoadResult] {
+    ) async -> [ImageLoadEvent] {
         let recorder = LoadRecorder()
-        loadImage(with: ImageRequest(url: url, targetSize: targetSize, priority: priority, options: options)) { recorder.record($0) }
+        loadImage(with: ImageRequest(url: url, targetSize: targetSize, priority: priority, options: options)) { recorder.recordLoad($0) }
         _ = await recorder.wait(count: deliveries, timeout: .seconds(30))
         return recorder.all
+    }
+}
+
+extension ImageManager {
+    /// `loadOriginal(of:)`, awaited (nil when nothing came within 30 s).
+    func original(_ url: URL?) async -> Result<ImageOriginal, ImageLoadError>? {
+        let recorder = CallbackRecorder<Result<ImageOriginal, ImageLoadError>>()
+        loadOriginal(of: url) { recorder.record($0) }
+        _ = await recorder.wait(count: 1, timeout: .seconds(30))
+        return recorder.all.first
     }
 }
 
