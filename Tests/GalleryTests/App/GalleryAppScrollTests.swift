@@ -25,8 +25,13 @@ import TestSupport
         harness.type(String(repeating: "j", count: layout.visibleRows))
         // Drawn when every cell of the exposed (bottom) row was placed.
         let bottom = bands.last!.lowerBound
+        // Placed (the cursor at each cell) and painted: the captions alone place the cursor at every
+        // column too, and a loaded machine paints the row's images after them.
         let drawn = await harness.wait { _ in Self.columnsPlaced(in: written(after: before), rows: bands.last!) >= layout.columns }
         #expect(drawn, "the exposed row was not drawn")
+        #expect(await harness.untilUI { h in
+            (h.screen.frames.last?.placements.filter { $0.rect.row >= bottom }.count ?? 0) == layout.columns && h.app.isSettled
+        }, "the exposed row's images were not painted")
         harness.type("q")
         #expect(await harness.finish())
         let bytes = harness.screen.written.dropFirst(before).reduce(0) { $0 + $1.count }
