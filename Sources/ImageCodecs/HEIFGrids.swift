@@ -1,0 +1,216 @@
+/// The grid images (ISO/IEC 23008-12 6.6.2.3, item type `grid`) that decoding a HEIF file's primary
+/// image decodes, each with the canvas its descriptor announces, read from the boxes alone.
+///
+/// libheif 1.15 allocates a grid's canvas from the grid's own descriptor (rows, columns, output width
+/// and height in the item's data), checked only against its per-side limit: a 3 KB file made it ask
+/// for 454 MB (fuzz). `HEICDecoder` checks these canvases against the pixel cap before libheif sees
+/// the file. The boxes are read as libheif 1.15 reads them (the first `pitm`, `iloc`, `idat`, `iinf`
+/// and `iref` of a `meta`, the first `infe` and `iloc` entry of an item), but every top-level `meta`
+/// is read (libheif keeps the last), and every `dimg` and `auxl` reference counts (libheif decodes
+/// the first `dimg` list of a derived image and each image's alpha; depth maps are counted too).
+struct HEIFGrids: Equatable, Sendable {
+    /// A grid item's descriptor: `rows` × `columns` tiles on a `canvas`.
+    struct Descriptor: Equatable, Sendable {
+        var rows: Int
+        var columns: Int
+        var canvas: PixelSize
+        var tiles: Int { rows * columns }
+    }
+
+    /// One grid that decoding the primary image decodes; `descriptor` is nil when the grid's data is
+    /// missing (no `iloc` entry, an extent outside the file or the `idat`, a construction method libheif
+    /// does not read) or shorter than its fields.
+    struct Grid: Equatable, Sendable {
+        var item: Int
+        var descriptor: Descriptor?
+    }
+
+    /// Every grid decoded with the primary image (the primary itself, its ingredients and its alpha,
+    /// and theirs in turn), in the order found.
+    var grids: [Grid] = []
+    /// How many images decoding the primary image decodes, an image used twice counted twice (a grid's
+    /// tiles, nested grids' tiles, alpha images); saturates at `Int.max`. 1 for a plain coded image.
+    var decodedImages = 0
+}
+
+extension HEIFGrids {
+    /// Reads `bytes`: nothing found (no grids, no decoded images) when it has no top-level `meta` with
+    /// a primary item.
+    init(_ bytes: UnsafeRawBufferPointer) {
+        ISOBMFFBoxes.forEachBox(in: 0..<bytes.count, of: bytes) { type, body in
+            guard type == "meta", body.count >= 4 else { return }
+            let meta = Meta(bytes, (body.lowerBound + 4)..<body.upperBound)
+            guard let primary = meta.primary else { return }
+            grids += meta.grids(from: primary)
+            decodedImages = max(decodedImages, meta.decodedImages(from: primary))
+        }
+    }
+
+    /// The boxes of one `meta` that say what decoding an item decodes.
+    fileprivate struct Meta {
+        let bytes: UnsafeRawBufferPointer
+        var primary: Int?
+        var types: [Int: String] = [:]
+        var locations: [Int: Location] = [:]
+        var idat: Range<Int>?
+        /// Item → the items decoding it decodes (its `dimg` ingredients, the alpha whose `auxl` names it).
+        var uses: [Int: [Int]] = [:]
+
+        struct Location {
+            var constructionMethod = 0
+            var baseOffset = 0
+            var extents: [(offset: Int, length: Int)] = []
+        }
+
+        init(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) {
+            self.bytes = bytes
+            var seen = Set<String>()
+            ISOBMFFBoxes.forEachBox(in: range, of: bytes) { type, body in
+                guard seen.insert(type).inserted else { return }  // libheif reads a meta's first box of a type
+                switch type {
+                case "pitm":
+                    var r = Reader(bytes, body)
+                    guard let version = r.read(1), r.read(3) != nil else { return }
+                    primary = r.read(version == 0 ? 2 : 4)
+                case "iinf": readItemTypes(body)
+                case "iloc": readLocations(body)
+                case "idat": idat = body
+                case "iref" where body.count >= 4:
+                    let idWidth = bytes[body.lowerBound] == 0 ? 2 : 4
+                    for reference in ISOBMFFBoxes.itemReferences(in: (body.lowerBound + 4)..<body.upperBound, of: bytes, idWidth: idWidth) {
+                        if reference.type == "dimg" { uses[reference.from, default: []] += reference.to }
+                        if reference.type == "auxl" { for master in reference.to { uses[master, default: []].append(reference.from) } }
+                    }
+                default: break
+                }
+            }
+        }
+
+        /// `infe` versions 2 and 3 (the ones with an item type); the first for an item counts. An
+        /// `iinf` whose count is 0 has no entries for libheif.
+        private mutating func readItemTypes(_ body: Range<Int>) {
+            var r = Reader(bytes, body)
+            guard let version = r.read(1), r.read(3) != nil, let count = r.read(version == 0 ? 2 : 4), count > 0 else { return }
+            ISOBMFFBoxes.forEachBox(in: r.offset..<body.upperBound, of: bytes) { type, entry in
+                guard type == "infe" else { return }
+                var e = Reader(bytes, entry)
+                guard let version = e.read(1), version >= 2, e.read(3) != nil,
+                      let item = e.read(version == 2 ? 2 : 4), e.read(2) != nil, e.offset + 4 <= entry.upperBound else { return }
+                let itemType = String(decoding: (0..<4).map { bytes[e.offset + $0] }, as: UTF8.self)
+                if types[item] == nil { types[item] = itemType }
+            }
+        }
+
+        /// `iloc` versions 0, 1 and 2, fields of 4 or 8 bytes (libheif reads no other size: a field
+        /// of another size is 0); the first entry for an item counts.
+        private mutating func readLocations(_ body: Range<Int>) {
+            var r = Reader(bytes, body)
+            guard let version = r.read(1), r.read(3) != nil, let sizes = r.read(2) else { return }
+            let offsetSize = sizes >> 12 & 0xF, lengthSize = sizes >> 8 & 0xF, baseOffsetSize = sizes >> 4 & 0xF
+            let indexSize = version > 1 ? sizes & 0xF : 0
+            func field(_ size: Int) -> Int? { size == 4 || size == 8 ? r.read(size) : 0 }
+            // libheif refuses an iloc of over 20,000 items, or an item of over 32 extents.
+            guard let count = r.read(version < 2 ? 2 : 4), count <= 20_000 else { return }
+            for _ in 0..<count {
+                guard let item = r.read(version < 2 ? 2 : 4) else { return }
+                var location = Location()
+                if version >= 1 {
+                    guard let method = r.read(2) else { return }
+                    location.constructionMethod = method & 0xF
+                }
+                guard r.read(2) != nil, let base = field(baseOffsetSize), let extents = r.read(2), extents <= 32 else { return }
+                location.baseOffset = base
+                for _ in 0..<extents {
+                    guard field(indexSize) != nil, let offset = field(offsetSize), let length = field(lengthSize) else { return }
+                    location.extents.append((offset, length))
+                }
+                if locations[item] == nil { locations[item] = location }
+            }
+        }
+
+        /// The grids among `primary` and what it decodes, each once.
+        func grids(from primary: Int) -> [Grid] {
+            var found: [Grid] = [], visited = Set<Int>(), next = [primary]
+            while let item = next.popLast() {
+                guard visited.insert(item).inserted else { continue }
+                if types[item] == "grid" { found.append(Grid(item: item, descriptor: descriptor(of: item))) }
+                next += uses[item] ?? []
+            }
+            return found
+        }
+
+        /// The images decoding `item` decodes, itself included, with repetition (an item on a loop
+        /// counts once there: loops are refused before this matters).
+        func decodedImages(from item: Int) -> Int {
+            var counted: [Int: Int] = [:], visiting = Set<Int>()
+            func count(_ item: Int) -> Int {
+                if let known = counted[item] { return known }
+                guard visiting.insert(item).inserted else { return 1 }
+                var total = 1
+                for used in uses[item] ?? [] {
+                    let (sum, overflow) = total.addingReportingOverflow(count(used))
+                    total = overflow ? .max : sum
+                }
+                visiting.remove(item)
+                counted[item] = total
+                return total
+            }
+            return count(item)
+        }
+
+        /// The grid descriptor in `item`'s data (construction method 0: in the file; 1: in `idat`),
+        /// or nil when the data is missing or shorter than the descriptor's fields.
+        func descriptor(of item: Int) -> Descriptor? {
+            guard let data = leadingBytes(of: item, count: 12), data.count >= 8 else { return nil }
+            let wide = data[1] & 1 == 1
+            guard !wide || data.count >= 12 else { return nil }
+            func u(_ at: Int, _ width: Int) -> Int { (0..<width).reduce(0) { $0 << 8 | Int(data[at + $1]) } }
+            let width = wide ? u(4, 4) : u(4, 2), height = wide ? u(8, 4) : u(6, 2)
+            return Descriptor(rows: Int(data[2]) + 1, columns: Int(data[3]) + 1, canvas: PixelSize(width: width, height: height))
+        }
+
+        /// The first `count` bytes of an item's data (its extents one after the other), nil when an
+        /// extent lies outside the file (method 0) or the `idat` (method 1), as libheif refuses those.
+        private func leadingBytes(of item: Int, count: Int) -> [UInt8]? {
+            guard let location = locations[item] else { return nil }
+            let source: Range<Int>
+            switch location.constructionMethod {
+            case 0: source = 0..<bytes.count
+            case 1:
+                guard let idat else { return nil }
+                source = idat
+            default: return nil
+            }
+            var data: [UInt8] = []
+            for extent in location.extents {
+                let (start, o1) = location.baseOffset.addingReportingOverflow(extent.offset)
+                let (begin, o2) = source.lowerBound.addingReportingOverflow(start)
+                let (end, o3) = begin.addingReportingOverflow(extent.length)
+                guard !o1, !o2, !o3, end <= source.upperBound else { return nil }
+                data += (begin..<min(end, begin + max(0, count - data.count))).map { bytes[$0] }
+            }
+            return data
+        }
+    }
+
+    /// Big-endian fields of 1 to 8 bytes within a range, nil past its end (a 64-bit value over
+    /// `Int.max` reads as `Int.max`).
+    fileprivate struct Reader {
+        let bytes: UnsafeRawBufferPointer
+        var offset: Int
+        let end: Int
+
+        init(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>) {
+            self.bytes = bytes
+            offset = range.lowerBound
+            end = range.upperBound
+        }
+
+        mutating func read(_ width: Int) -> Int? {
+            guard end - offset >= width else { return nil }
+            let value = (0..<width).reduce(UInt64(0)) { $0 << 8 | UInt64(bytes[offset + $1]) }
+            offset += width
+            return Int(clamping: value)
+        }
+    }
+}
