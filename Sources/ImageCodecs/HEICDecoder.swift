@@ -44,11 +44,11 @@ enum HEICDecoder {
             if coded.area > options.pixelLimit { throw DecodeError.tooLarge(width: coded.width, height: coded.height) }
             // And every grid's canvas, which libheif allocates from the grid's descriptor when it
             // decodes (opening the file reads none): read from the boxes before a pixel is decoded.
-            let grids = HEIFGrids(raw)
-            try checkGrids(grids, pixelLimit: options.pixelLimit)
+            let items = HEIFDecodedItems(raw)
+            try check(items, pixelLimit: options.pixelLimit, data: raw)
             // Working bytes: the decoded planes (4:4:4 at the file's depth, alpha too), the RGBA
             // conversion and its contiguous copy, and the image at the target.
-            let area = grids.grids.reduce(max(display.area, coded.area)) { max($0, $1.descriptor?.canvas.area ?? 0) }
+            let area = items.grids.reduce(max(display.area, coded.area)) { max($0, $1.descriptor?.canvas.area ?? 0) }
             let sample = heif_image_handle_get_luma_bits_per_pixel(handle) > 8 ? 2 : 1
             let planes = area * sample * (heif_image_handle_has_alpha_channel(handle) != 0 ? 4 : 3)
             let reservation = try options.memory.reserve(planes + area * 8 + geometry.target.area * 4)
@@ -76,14 +76,16 @@ enum HEICDecoder {
         }
     }
 
-    /// A grid's canvas is allocated by libheif 1.15 from the grid's descriptor, whatever the item's
-    /// `ispe` says and within only a per-side limit (454 MB asked by a 3 KB file: fuzz): every grid
-    /// decoded with the primary image is checked here, before libheif decodes. Each tile is
-    /// a decode of its own (a decoder, its planes, a paste), and a file can name one tile thousands
-    /// of times: at most `maxDecodedImages` images per picture.
-    static func checkGrids(_ found: HEIFGrids, pixelLimit: Int) throws {
+    /// What libheif 1.15 would decode, checked before it does. A grid's canvas is allocated from the
+    /// grid's descriptor, whatever the item's `ispe` says and within only a per-side limit (454 MB
+    /// asked by a 3 KB file: fuzz). Each tile is a decode of its own (a decoder, its planes, a
+    /// paste), and a file can name one tile thousands of times: at most `maxDecodedImages` images
+    /// per picture. An AV1 image of no bytes makes libheif's dav1d plugin leak and dav1d print (fuzz).
+    static func check(_ found: HEIFDecodedItems, pixelLimit: Int, data: UnsafeRawBufferPointer) throws {
+        if !found.imagesWithoutData.isEmpty { throw DecodeError.corrupt(format: "HEIC", reason: "an image without data") }
         for grid in found.grids {
             guard let descriptor = grid.descriptor else {
+                if ISOBMFFBoxes.endsInsideABox(data) { throw DecodeError.truncated(format: "HEIC") }
                 throw DecodeError.corrupt(format: "HEIC", reason: "a grid without its descriptor")
             }
             let canvas = descriptor.canvas

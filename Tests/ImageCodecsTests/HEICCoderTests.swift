@@ -78,10 +78,11 @@ import TestSupport
         let bound = HEICDecoder.maxDecodedImages(pixelLimit: 512 * 512)
         #expect(bound == 256)
         #expect(HEICDecoder.maxDecodedImages(pixelLimit: DecodeOptions.defaultPixelLimit) == 24_414)
-        try HEICDecoder.checkGrids(HEIFGrids(grids: [], decodedImages: bound), pixelLimit: 512 * 512)
-        #expect(throws: DecodeError.corrupt(format: "HEIC", reason: "over 256 images to decode")) {
-            try HEICDecoder.checkGrids(HEIFGrids(grids: [], decodedImages: bound + 1), pixelLimit: 512 * 512)
+        func check(_ images: Int) throws {
+            try [UInt8]().withUnsafeBytes { try HEICDecoder.check(HEIFDecodedItems(decodedImages: images), pixelLimit: 512 * 512, data: $0) }
         }
+        try check(bound)
+        #expect(throws: DecodeError.corrupt(format: "HEIC", reason: "over 256 images to decode")) { try check(bound + 1) }
     }
 
     @Test(arguments: ["heic/still.heic", "heic/alpha.heic"])

@@ -1,10 +1,11 @@
 import Testing
 @testable import ImageCodecs
 
-/// `HEIFGrids`: the grid canvases decoding a HEIF file's primary image allocates, read from
-/// hand-built boxes (the fields libheif 1.15 reads, in each layout the format allows).
-@Suite struct HEIFGridsTests {
-    typealias Descriptor = HEIFGrids.Descriptor
+/// `HEIFDecodedItems`: what decoding a HEIF file's primary image decodes (grids and their canvases,
+/// images without data), read from hand-built boxes (the fields libheif 1.15 reads, in each layout
+/// the format allows).
+@Suite struct HEIFDecodedItemsTests {
+    typealias Descriptor = HEIFDecodedItems.Descriptor
 
     @Test func aPrimaryGridsDescriptorInIdat() {
         // iloc version 1, construction method 1: the 8 bytes of a 16-bit descriptor in idat, after 3 others.
@@ -90,9 +91,26 @@ import Testing
     }
 
     @Test func aPlainImageIsNoGrid() {
-        let file = HEIFFile(items: [(1, "hvc1")], iloc: .init(version: 1, items: [.init(item: 1, method: 0, extents: [(0, 0)])]))
-        #expect(file.grids() == HEIFGrids(grids: [], decodedImages: 1))
-        #expect(HEIFFile.grids(of: [0, 0, 0, 8] + Array("ftyp".utf8)) == HEIFGrids(grids: [], decodedImages: 0))
+        let file = HEIFFile(items: [(1, "hvc1")], iloc: .init(version: 1, items: [.init(item: 1, method: 0, extents: [(0, 8)])]))
+        #expect(file.grids() == HEIFDecodedItems(grids: [], decodedImages: 1))
+        #expect(HEIFFile.grids(of: [0, 0, 0, 8] + Array("ftyp".utf8)) == HEIFDecodedItems(grids: [], decodedImages: 0))
+    }
+
+    /// A coded image whose data is there and empty (no extent, or extents of length 0) is found; one
+    /// whose data lies past the file's end (a cut download) is left to libheif.
+    @Test func codedImagesWithoutData() {
+        func file(_ extents: [(Int, Int)], alpha: [(Int, Int)] = [(0, 4)]) -> HEIFFile {
+            HEIFFile(items: [(1, "av01"), (2, "hvc1")], references: [("auxl", 2, [1])],
+                     iloc: .init(version: 1, baseOffsetSize: 4, items: [.init(item: 1, base: .trailing(0), extents: extents),
+                                                                       .init(item: 2, base: .trailing(0), extents: alpha)]),
+                     trailing: [1, 2, 3, 4])
+        }
+        #expect(file([]).grids().imagesWithoutData == [1])
+        #expect(file([(0, 0), (2, 0)]).grids().imagesWithoutData == [1])
+        #expect(file([(0, 4)], alpha: []).grids().imagesWithoutData == [2])
+        #expect(file([(0, 4)]).grids().imagesWithoutData == [])
+        #expect(file([(2, 0), (0, 5)]).grids().imagesWithoutData == [])  // past the end: libheif's to refuse
+        #expect(file([(0, 4)]).grids().decodedImages == 2)
     }
 
     /// An `iinf` whose count is 0 has no entries for libheif: no item has a type.
@@ -162,9 +180,9 @@ struct HEIFFile {
         [0, wide ? 1 : 0, UInt8(rows - 1), UInt8(columns - 1)] + be(width, wide ? 4 : 2) + be(height, wide ? 4 : 2)
     }
 
-    static func grids(of bytes: [UInt8]) -> HEIFGrids { bytes.withUnsafeBytes { HEIFGrids($0) } }
+    static func grids(of bytes: [UInt8]) -> HEIFDecodedItems { bytes.withUnsafeBytes { HEIFDecodedItems($0) } }
 
-    func grids() -> HEIFGrids { Self.grids(of: bytes()) }
+    func grids() -> HEIFDecodedItems { Self.grids(of: bytes()) }
 
     func bytes() -> [UInt8] {
         let head = Self.box("ftyp", Array("heic".utf8) + Self.be(0, 4) + Array("mif1heic".utf8))

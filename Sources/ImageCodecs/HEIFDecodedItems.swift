@@ -1,14 +1,18 @@
-/// The grid images (ISO/IEC 23008-12 6.6.2.3, item type `grid`) that decoding a HEIF file's primary
-/// image decodes, each with the canvas its descriptor announces, read from the boxes alone.
+/// What decoding a HEIF file's primary image decodes, read from the boxes alone: the primary itself,
+/// the ingredients of a derived image (`dimg`: a grid's tiles) and each image's alpha (`auxl`), and
+/// theirs in turn. For the checks libheif 1.15 needs before it decodes:
 ///
-/// libheif 1.15 allocates a grid's canvas from the grid's own descriptor (rows, columns, output width
-/// and height in the item's data), checked only against its per-side limit: a 3 KB file made it ask
-/// for 454 MB (fuzz). `HEICDecoder` checks these canvases against the pixel cap before libheif sees
-/// the file. The boxes are read as libheif 1.15 reads them (the first `pitm`, `iloc`, `idat`, `iinf`
-/// and `iref` of a `meta`, the first `infe` and `iloc` entry of an item), but every top-level `meta`
-/// is read (libheif keeps the last), and every `dimg` and `auxl` reference counts (libheif decodes
-/// the first `dimg` list of a derived image and each image's alpha; depth maps are counted too).
-struct HEIFGrids: Equatable, Sendable {
+/// - a grid (ISO/IEC 23008-12 6.6.2.3, item type `grid`) has its canvas allocated from its own
+///   descriptor (rows, columns, output width and height in the item's data) within only libheif's
+///   per-side limit: a 3 KB file made it ask for 454 MB (fuzz);
+/// - an AV1 image of no bytes makes libheif's dav1d plugin leak the empty buffer it hands dav1d,
+///   and dav1d print its refusal on stderr (fuzz).
+///
+/// The boxes are read as libheif 1.15 reads them (the first `pitm`, `iloc`, `idat`, `iinf` and `iref`
+/// of a `meta`, the first `infe` and `iloc` entry of an item), but every top-level `meta` is read
+/// (libheif keeps the last), and every `dimg` and `auxl` reference counts (libheif decodes the first
+/// `dimg` list of a derived image and each image's alpha; depth maps are counted too).
+struct HEIFDecodedItems: Equatable, Sendable {
     /// A grid item's descriptor: `rows` × `columns` tiles on a `canvas`.
     struct Descriptor: Equatable, Sendable {
         var rows: Int
@@ -31,9 +35,13 @@ struct HEIFGrids: Equatable, Sendable {
     /// How many images decoding the primary image decodes, an image used twice counted twice (a grid's
     /// tiles, nested grids' tiles, alpha images); saturates at `Int.max`. 1 for a plain coded image.
     var decodedImages = 0
+    /// The coded images decoded (`hvc1`, `av01`) whose data is there and holds no byte: no extent, or
+    /// extents of length 0 (libheif reads 0 as 0). Data outside the file is left to libheif (a cut
+    /// download).
+    var imagesWithoutData: [Int] = []
 }
 
-extension HEIFGrids {
+extension HEIFDecodedItems {
     /// Reads `bytes`: nothing found (no grids, no decoded images) when it has no top-level `meta` with
     /// a primary item.
     init(_ bytes: UnsafeRawBufferPointer) {
@@ -41,7 +49,9 @@ extension HEIFGrids {
             guard type == "meta", body.count >= 4 else { return }
             let meta = Meta(bytes, (body.lowerBound + 4)..<body.upperBound)
             guard let primary = meta.primary else { return }
-            grids += meta.grids(from: primary)
+            let reached = meta.reached(from: primary)
+            grids += reached.filter { meta.types[$0] == "grid" }.map { Grid(item: $0, descriptor: meta.descriptor(of: $0)) }
+            imagesWithoutData += reached.filter { ["hvc1", "av01"].contains(meta.types[$0]) && meta.dataLength(of: $0) == 0 }
             decodedImages = max(decodedImages, meta.decodedImages(from: primary))
         }
     }
@@ -128,12 +138,12 @@ extension HEIFGrids {
             }
         }
 
-        /// The grids among `primary` and what it decodes, each once.
-        func grids(from primary: Int) -> [Grid] {
-            var found: [Grid] = [], visited = Set<Int>(), next = [primary]
+        /// `primary` and what decoding it decodes, each once, in the order found.
+        func reached(from primary: Int) -> [Int] {
+            var found: [Int] = [], visited = Set<Int>(), next = [primary]
             while let item = next.popLast() {
                 guard visited.insert(item).inserted else { continue }
-                if types[item] == "grid" { found.append(Grid(item: item, descriptor: descriptor(of: item))) }
+                found.append(item)
                 next += uses[item] ?? []
             }
             return found
@@ -169,9 +179,25 @@ extension HEIFGrids {
             return Descriptor(rows: Int(data[2]) + 1, columns: Int(data[3]) + 1, canvas: PixelSize(width: width, height: height))
         }
 
-        /// The first `count` bytes of an item's data (its extents one after the other), nil when an
-        /// extent lies outside the file (method 0) or the `idat` (method 1), as libheif refuses those.
+        /// How many bytes an item's data has, nil when it has no `iloc` entry, a construction method
+        /// libheif does not read, or an extent outside the file (method 0) or the `idat` (method 1).
+        func dataLength(of item: Int) -> Int? {
+            extents(of: item)?.reduce(0) { $0 + $1.count }
+        }
+
+        /// The first `count` bytes of an item's data (its extents one after the other), nil as
+        /// `dataLength`.
         private func leadingBytes(of item: Int, count: Int) -> [UInt8]? {
+            guard let extents = extents(of: item) else { return nil }
+            var data: [UInt8] = []
+            for extent in extents where data.count < count {
+                data += extent.prefix(count - data.count).map { bytes[$0] }
+            }
+            return data
+        }
+
+        /// An item's extents as ranges of `bytes`, nil as `dataLength`.
+        private func extents(of item: Int) -> [Range<Int>]? {
             guard let location = locations[item] else { return nil }
             let source: Range<Int>
             switch location.constructionMethod {
@@ -181,15 +207,15 @@ extension HEIFGrids {
                 source = idat
             default: return nil
             }
-            var data: [UInt8] = []
+            var ranges: [Range<Int>] = []
             for extent in location.extents {
                 let (start, o1) = location.baseOffset.addingReportingOverflow(extent.offset)
                 let (begin, o2) = source.lowerBound.addingReportingOverflow(start)
                 let (end, o3) = begin.addingReportingOverflow(extent.length)
                 guard !o1, !o2, !o3, end <= source.upperBound else { return nil }
-                data += (begin..<min(end, begin + max(0, count - data.count))).map { bytes[$0] }
+                ranges.append(begin..<end)
             }
-            return data
+            return ranges
         }
     }
 
