@@ -175,19 +175,13 @@ int sdg_svg_render(sdg_svg *svg, int width, int height, uint8_t *out, char *erro
         return -1;
     }
     if (e) rsvg.error_free(e);
-    // cairo's ARGB32 is premultiplied, one native-endian 32-bit word per pixel: straight RGBA bytes.
+    // cairo's ARGB32: one native-endian 32-bit word per pixel → RGBA bytes, still premultiplied.
     uint32_t *words = (uint32_t *)out;
     size_t count = (size_t)width * (size_t)height;
     for (size_t i = 0; i < count; i++) {
         uint32_t p = words[i];
-        unsigned a = p >> 24, r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF;
-        if (a != 0 && a != 255) {
-            r = (r * 255 + a / 2) / a; if (r > 255) r = 255;
-            g = (g * 255 + a / 2) / a; if (g > 255) g = 255;
-            b = (b * 255 + a / 2) / a; if (b > 255) b = 255;
-        }
         uint8_t *o = out + i * 4;
-        o[0] = (uint8_t)r; o[1] = (uint8_t)g; o[2] = (uint8_t)b; o[3] = (uint8_t)a;
+        o[0] = (uint8_t)(p >> 16); o[1] = (uint8_t)(p >> 8); o[2] = (uint8_t)p; o[3] = (uint8_t)(p >> 24);
     }
     return 0;
 }

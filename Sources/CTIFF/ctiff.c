@@ -175,27 +175,18 @@ int sdg_tiff_read_rgba(sdg_tiff *t, uint8_t *out, size_t out_size) {
     img.req_orientation = img.orientation;
     uint32_t *raster = (uint32_t *)out;
     int ok = TIFFRGBAImageGet(&img, raster, w, h);
-    int alpha = img.alpha;
     TIFFRGBAImageEnd(&img);
     if (!ok) {
         if (!t->error[0]) snprintf(t->error, sizeof t->error, "cannot read the pixels");
         return -1;
     }
-    // Packed ABGR, alpha associated (libtiff premultiplies unassociated alpha) → straight RGBA8 bytes.
+    // Packed ABGR words → RGBA8 bytes, alpha still associated (libtiff premultiplies unassociated
+    // alpha; without alpha it packs 255).
     size_t n = (size_t)w * h;
     for (size_t i = 0; i < n; i++) {
         uint32_t p = raster[i];
-        uint32_t r = TIFFGetR(p), g = TIFFGetG(p), b = TIFFGetB(p), a = TIFFGetA(p);
-        if (alpha && a < 255) {
-            if (a == 0) { r = g = b = 0; }
-            else {
-                r = (r * 255 + a / 2) / a; if (r > 255) r = 255;
-                g = (g * 255 + a / 2) / a; if (g > 255) g = 255;
-                b = (b * 255 + a / 2) / a; if (b > 255) b = 255;
-            }
-        }
         uint8_t *o = out + i * 4;
-        o[0] = (uint8_t)r; o[1] = (uint8_t)g; o[2] = (uint8_t)b; o[3] = (uint8_t)a;
+        o[0] = (uint8_t)TIFFGetR(p); o[1] = (uint8_t)TIFFGetG(p); o[2] = (uint8_t)TIFFGetB(p); o[3] = (uint8_t)TIFFGetA(p);
     }
     return 0;
 }

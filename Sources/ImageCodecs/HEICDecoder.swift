@@ -42,9 +42,13 @@ enum HEICDecoder {
             let geometry = DecodeGeometry(stored: display, box: options.targetSize)
             try geometry.checkLimit(options.pixelLimit)
             if coded.area > options.pixelLimit { throw DecodeError.tooLarge(width: coded.width, height: coded.height) }
+            // And every grid's canvas, which libheif allocates from the grid's descriptor when it
+            // decodes (opening the file reads none): read from the boxes before a pixel is decoded.
+            let items = HEIFDecodedItems(raw)
+            try check(items, pixelLimit: options.pixelLimit, data: raw)
             // Working bytes: the decoded planes (4:4:4 at the file's depth, alpha too), the RGBA
             // conversion and its contiguous copy, and the image at the target.
-            let area = max(display.area, coded.area)
+            let area = items.grids.reduce(max(display.area, coded.area)) { max($0, $1.descriptor?.canvas.area ?? 0) }
             let sample = heif_image_handle_get_luma_bits_per_pixel(handle) > 8 ? 2 : 1
             let planes = area * sample * (heif_image_handle_has_alpha_channel(handle) != 0 ? 4 : 3)
             let reservation = try options.memory.reserve(planes + area * 8 + geometry.target.area * 4)
@@ -71,6 +75,37 @@ enum HEICDecoder {
             return packed.withUnsafeBufferPointer { geometry.finish($0.baseAddress!, size: display) }
         }
     }
+
+    /// What libheif 1.15 would decode, checked before it does. A grid's canvas is allocated from the
+    /// grid's descriptor, whatever the item's `ispe` says and within only a per-side limit (454 MB
+    /// asked by a 3 KB file: fuzz). Each tile is a decode of its own (a decoder, its planes, a
+    /// paste), and a file can name one tile thousands of times: at most `maxDecodedImages` images
+    /// per picture. An AV1 image of no bytes makes libheif's dav1d plugin leak and dav1d print (fuzz).
+    static func check(_ found: HEIFDecodedItems, pixelLimit: Int, data: UnsafeRawBufferPointer) throws {
+        if !found.imagesWithoutData.isEmpty { throw DecodeError.corrupt(format: "HEIC", reason: "an image without data") }
+        for grid in found.grids {
+            guard let descriptor = grid.descriptor else {
+                if ISOBMFFBoxes.endsInsideABox(data) { throw DecodeError.truncated(format: "HEIC") }
+                throw DecodeError.corrupt(format: "HEIC", reason: "a grid without its descriptor")
+            }
+            let canvas = descriptor.canvas
+            if canvas.area > pixelLimit { throw DecodeError.tooLarge(width: canvas.width, height: canvas.height) }
+            guard canvas.width > 0, canvas.height > 0 else {
+                throw DecodeError.corrupt(format: "HEIC", reason: "a grid of \(canvas.width)×\(canvas.height) pixels")
+            }
+            if descriptor.tiles > maxDecodedImages(pixelLimit: pixelLimit) {
+                throw DecodeError.corrupt(format: "HEIC", reason: "a grid of \(descriptor.rows)×\(descriptor.columns) tiles (at most \(maxDecodedImages(pixelLimit: pixelLimit)))")
+            }
+        }
+        if found.decodedImages > maxDecodedImages(pixelLimit: pixelLimit) {
+            throw DecodeError.corrupt(format: "HEIC", reason: "over \(maxDecodedImages(pixelLimit: pixelLimit)) images to decode")
+        }
+    }
+
+    /// One image per 64×64 pixels of the cap (MIAF's smallest tile), and never fewer than 256: a
+    /// camera's 512×512 tiles of a 48-megapixel photo are 192, 64×64 tiles of a 100-megapixel one
+    /// 24,414 (the default cap's bound).
+    static func maxDecodedImages(pixelLimit: Int) -> Int { max(256, pixelLimit / 4096) }
 
     /// The primary image's coded size when libheif refused it as over the cap: read again with
     /// libheif's widest per-side cap, never decoded.

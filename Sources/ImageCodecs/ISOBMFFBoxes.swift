@@ -103,30 +103,18 @@ enum ISOBMFFBoxes {
     /// recursed until the stack ran out on a grid whose alpha was a grid made of the first (fuzz).
     static func referencesLoop(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var uses: [Int: [Int]] = [:]
-        func u(_ at: Int, _ width: Int) -> Int { (0..<width).reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
         func walk(_ range: Range<Int>, depth: Int) {
             guard depth < 4 else { return }
             forEachBox(in: range, of: bytes) { type, body in
                 switch type {
                 case "meta" where body.count >= 4: walk((body.lowerBound + 4)..<body.upperBound, depth: depth + 1)
-                case "iref" where body.count >= 4: references(in: (body.lowerBound + 4)..<body.upperBound, idWidth: bytes[body.lowerBound] == 0 ? 2 : 4)
+                case "iref" where body.count >= 4:
+                    for reference in itemReferences(in: (body.lowerBound + 4)..<body.upperBound, of: bytes, idWidth: bytes[body.lowerBound] == 0 ? 2 : 4) {
+                        if reference.type == "dimg" { uses[reference.from, default: []] += reference.to }  // the derived image decodes its ingredients
+                        if reference.type == "auxl" { for master in reference.to { uses[master, default: []].append(reference.from) } }  // the image decodes its alpha
+                    }
                 default: break
                 }
-            }
-        }
-        func references(in range: Range<Int>, idWidth: Int) {
-            var offset = range.lowerBound
-            while range.upperBound - offset >= 8 + idWidth + 2 {
-                // Read by what each reference holds, not by its box's size, as libheif reads them
-                // (a fuzzed size of 0x0a00000e hid the loop's `auxl` from a reading by size).
-                let type = String(decoding: (4..<8).map { bytes[offset + $0] }, as: UTF8.self)
-                let from = u(offset + 8, idWidth), count = u(offset + 8 + idWidth, 2)
-                let first = offset + 10 + idWidth
-                let size = 10 + idWidth + count * idWidth
-                let to = (0..<count).map { first + $0 * idWidth }.filter { $0 + idWidth <= range.upperBound }.map { u($0, idWidth) }
-                if type == "dimg" { uses[from, default: []] += to }  // the derived image decodes its ingredients
-                if type == "auxl" { for master in to { uses[master, default: []].append(from) } }  // the image decodes its alpha
-                offset += size
             }
         }
         walk(0..<bytes.count, depth: 0)
@@ -139,5 +127,26 @@ enum ISOBMFFBoxes {
             return false
         }
         return uses.keys.contains { loops($0) }
+    }
+
+    /// The references of an `iref` box's body after its version and flags (`range`), item IDs of
+    /// `idWidth` bytes (version 0: 2, else 4). Read by what each holds, not by its box's size, as
+    /// libheif reads them (a fuzzed size of 0x0a00000e hid a loop's `auxl` from a reading by size);
+    /// a header with a 64-bit size (size 1) or a `uuid` type is longer, as libheif reads it too.
+    static func itemReferences(in range: Range<Int>, of bytes: UnsafeRawBufferPointer, idWidth: Int) -> [(type: String, from: Int, to: [Int])] {
+        func u(_ at: Int, _ width: Int) -> Int { (0..<width).reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
+        var references: [(type: String, from: Int, to: [Int])] = []
+        var offset = range.lowerBound
+        while range.upperBound - offset >= 8 {
+            let type = String(decoding: (4..<8).map { bytes[offset + $0] }, as: UTF8.self)
+            let header = 8 + (u(offset, 4) == 1 ? 8 : 0) + (type == "uuid" ? 16 : 0)
+            guard range.upperBound - offset >= header + idWidth + 2 else { break }
+            let from = u(offset + header, idWidth), count = u(offset + header + idWidth, 2)
+            let first = offset + header + idWidth + 2
+            let to = (0..<count).map { first + $0 * idWidth }.filter { $0 + idWidth <= range.upperBound }.map { u($0, idWidth) }
+            references.append((type, from, to))
+            offset = first + count * idWidth
+        }
+        return references
     }
 }

@@ -39,6 +39,7 @@ enum SVGDecoder {
             sdg_svg_render(svg, Int32(target.width), Int32(target.height), out.baseAddress, &message, message.count)
         }
         guard status == 0 else { throw DecodeError.corrupt(format: "SVG", reason: reason(message)) }
+        pixels.withUnsafeMutableBufferPointer { PremultipliedAlpha.unpremultiply($0) }
         return Image(width: target.width, height: target.height, pixels: pixels, sourceSize: geometry.display)
     }
 

@@ -39,6 +39,7 @@ enum TIFFDecoder {
             defer { raster.deallocate() }
             let pixels = raster.initializeMemory(as: UInt8.self, repeating: 0)
             guard let start = pixels.baseAddress, sdg_tiff_read_rgba(handle, start, pixels.count) == 0 else { throw failure(handle, count: raw.count) }
+            PremultipliedAlpha.unpremultiply(pixels)
             let image = geometry.finish(UnsafePointer(start), size: stored)
             return image
         }

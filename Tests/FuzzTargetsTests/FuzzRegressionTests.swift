@@ -147,4 +147,15 @@ import TestSupport
             #expect(try decoder.finish().pixels == expected.pixels, "fed in chunks of \(chunk) B")
         }
     }
+
+    /// Found by the heic target (300 s): an AV1 item with no extent, in a file whose first ftyp (the
+    /// one the target puts in front) does not name avif, went to libheif, whose dav1d plugin handed
+    /// dav1d an empty buffer: dav1d printed "Input validation check … failed" on stderr and the
+    /// buffer leaked (40 bytes a decode). A coded image of no bytes is refused before libheif.
+    @Test func heicAnAV1ImageWithoutDataIsRefusedBeforeLibheif() throws {
+        let found = try Self.input("regressions/heic/av1-image-without-data-leaked-in-libheifs-dav1d-plugin.heic")
+        let data = ImageFuzzing.withSignature(found, of: .heic)
+        #expect(data.count > found.count)  // the target's ftyp (heic, mif1) in front
+        #expect(throws: DecodeError.corrupt(format: "HEIC", reason: "an image without data")) { try ImageCoders.decode(data) }
+    }
 }

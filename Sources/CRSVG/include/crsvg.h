@@ -29,9 +29,9 @@ void sdg_svg_close(sdg_svg *svg);
 /// 96 dpi, in `width`/`height`), 1 when only a viewBox gives its proportions (its size in
 /// `width`/`height`), 0 when it has neither.
 int sdg_svg_intrinsic(sdg_svg *svg, double *width, double *height);
-/// Renders the whole document fitted into `width` × `height` into caller-owned RGBA8 (straight
-/// alpha, `width * height * 4` bytes, transparent background). Returns 0, or -1 with librsvg's
-/// or cairo's message in `error`.
+/// Renders the whole document fitted into `width` × `height` into caller-owned RGBA8 (premultiplied
+/// alpha, as cairo draws, `width * height * 4` bytes, transparent background). Returns 0, or -1
+/// with librsvg's or cairo's message in `error`.
 int sdg_svg_render(sdg_svg *svg, int width, int height, uint8_t *out, char *error, size_t error_size);
 
 #endif

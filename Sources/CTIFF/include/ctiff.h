@@ -29,9 +29,9 @@ int sdg_tiff_size(sdg_tiff *t, uint32_t *width, uint32_t *height, int *orientati
 /// RGBA or its strip/tile buffer is over `max_alloc` (the reason in sdg_tiff_error).
 int sdg_tiff_check(sdg_tiff *t, size_t *work_bytes);
 
-/// Reads the first page into `out` (`width` × `height` × 4 bytes, 4-byte aligned) as straight-alpha
-/// RGBA8, in stored order (the Orientation tag not applied: row 0 is the file's first row). Returns
-/// 0 or -1 (reason in sdg_tiff_error).
+/// Reads the first page into `out` (`width` × `height` × 4 bytes, 4-byte aligned) as RGBA8 with
+/// premultiplied alpha (255 when the image has none), in stored order (the Orientation tag not
+/// applied: row 0 is the file's first row). Returns 0 or -1 (reason in sdg_tiff_error).
 int sdg_tiff_read_rgba(sdg_tiff *t, uint8_t *out, size_t out_size);
 
 /// Closes the handle.
