@@ -8,7 +8,7 @@ import TerminalGraphics
 extension GalleryApp {
     /// Encodes ahead when idle: no cell loading, no key waiting for its frame, no fling.
     func encodeAheadWhenIdle() {
-        guard status.pendingCells == 0, keyWaiting == nil, !pacing.holdingDownloads, !dirty, !repaintAll else { return }
+        guard status.pendingCells == 0, !keyLatency.isWaiting, !pacing.holdingDownloads, !dirty, !repaintAll else { return }
         let rect = model.fullView != nil ? model.layout.fullViewImage : model.placements.first?.image
         guard let rect, !rect.isEmpty else { return }
         let cells = CellSize(columns: rect.columns, rows: rect.rows)

@@ -5,7 +5,7 @@ extension GalleryApp {
     func handle(_ event: ScreenEvent) {
         switch event {
         case .resized:
-            repliesExpectedUntil = Self.now() + 1  // the cell size may be asked again
+            escapes.expectReplies(now: Self.now())  // the cell size may be asked again
             _ = screen.updateSize()
             relayout()
         case .quit: quit()

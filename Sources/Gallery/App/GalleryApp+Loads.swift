@@ -57,7 +57,7 @@ extension GalleryApp {
         let slot = binding.slot
         // Weak: the source's slot keeps this closure while its load runs, and the app owns the source.
         source.bind(slot: slot, item: item, targetSize: binding.target,
-                    options: options.union(loadOptions).union(binding.request.decodeOptions)) { [weak self] update in
+                    options: options.union(settings.loadOptions).union(binding.request.decodeOptions)) { [weak self] update in
             self?.apply(update, to: slot)
         }
     }

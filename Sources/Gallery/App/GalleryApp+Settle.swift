@@ -10,7 +10,7 @@ extension GalleryApp {
     /// log's `waiting …` lines, so that a race with the settled signal shows what was still running.
     var pendingWork: [String] {
         let checks: [(String, Bool)] = [
-            ("frame", dirty), ("repaint", repaintAll), ("key", keyWaiting != nil),
+            ("frame", dirty), ("repaint", repaintAll), ("key", keyLatency.isWaiting),
             ("input", decoder.hasPending), ("fling", pacing.holdingDownloads),
             ("cells", status.pendingCells > 0), ("downloads", status.activeDownloads > 0),
             ("paints", pictures.paintsInFlight > 0),
@@ -22,27 +22,9 @@ extension GalleryApp {
     }
 
     /// After each loop step: reports the last frame once the terminal has it, what is pending when
-    /// that changes, and "settled" once per new frame or key when nothing is.
+    /// that changes, and "settled" once per new frame or key when nothing is (`SettleReporter`).
     func reportProgress() {
-        guard let eventLog else { return }
-        guard screen.outputWritten else { return }
-        if framesPresented != reported.written {
-            reported.written = framesPresented
-            eventLog.write("frame \(framesPresented) written")
-        }
-        let pending = pendingWork
-        if !pending.isEmpty {
-            if pending != reported.waiting {
-                reported.waiting = pending
-                eventLog.write("waiting " + pending.joined(separator: " "))
-            }
-            reported.settledFrame = -1  // settling again after this is reported, on the same frame too
-            return
-        }
-        reported.waiting = []
-        guard reported.settledFrame != framesPresented || reported.settledKeys != keysRead else { return }
-        reported.settledFrame = framesPresented
-        reported.settledKeys = keysRead
-        eventLog.write("settled frame=\(framesPresented) keys=\(keysRead) loads=0 paints=0")
+        guard settleReporter.log != nil else { return }
+        settleReporter.report(frames: framesPresented, keys: keysRead, pending: pendingWork, outputWritten: screen.outputWritten)
     }
 }

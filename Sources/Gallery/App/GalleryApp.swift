@@ -20,10 +20,10 @@ public final class GalleryApp {
     public let inbox: UIInbox<GalleryEvent>
     /// Status-bar counters.
     public var status = StatusInfo()
+    /// Key-to-frame times (`keyLatencies`).
+    var keyLatency = KeyLatencyMeter()
     /// Milliseconds from reading each key to presenting its frame.
-    public private(set) var keyLatencies: [Double] = []
-    /// When the oldest key not yet shown by a frame was read.
-    var keyWaiting: Double?
+    public var keyLatencies: [Double] { keyLatency.latencies }
     /// When downloads wait for a fling to end and prefetches for the screen to be complete.
     var pacing = LoadPacing()
     /// The filter generation running scans serve (`GalleryApp+Filter`); set on the UI thread, read by scans.
@@ -32,10 +32,13 @@ public final class GalleryApp {
     public internal(set) var framesPresented = 0
     /// Keys (and mouse reports) read and handled.
     public internal(set) var keysRead = 0
-    /// Where "frame written" and "settled" lines go (`SDGALLERY_EVENT_LOG`); nil: nowhere.
-    public var eventLog: EventLog?
-    /// The last frame, pending work and settled state reported to `eventLog`.
-    var reported = (written: -1, waiting: [String](), settledFrame: -1, settledKeys: -1)
+    /// The "frame written", "waiting" and "settled" lines (`GalleryApp+Settle`).
+    var settleReporter = SettleReporter()
+    /// Where those lines go (`SDGALLERY_EVENT_LOG`); nil: nowhere.
+    public var eventLog: EventLog? {
+        get { settleReporter.log }
+        set { settleReporter.log = newValue }
+    }
 
     let screen: Screen
     let source: CellImageSource
@@ -67,29 +70,10 @@ public final class GalleryApp {
     /// Shortest time between two frames no key asked for: `minimumFrameInterval`; the tests' driver,
     /// which steps the loop by hand, sets 0.
     var frameInterval = GalleryApp.minimumFrameInterval
-    /// Options every bind carries (`WebImageStack.requestOptions`: `.progressiveLoad` unless
-    /// `--no-progressive`, `.refreshCached` with `--refresh`, …).
-    public var loadOptions: ImageRequest.Options = [.progressiveLoad]
-    /// Reads the downloader's counters into the status bar; called on every spinner step while
-    /// something is active, so the "active" count settles even when the last download event was
-    /// applied before its slot was freed (events only say something changed; this reads what is).
-    public var statusRefresh: (@Sendable (inout StatusInfo) -> Void)?
-    /// Saves an image's original (`s`); calls back, on any thread, with the status line. Nil: `s`
-    /// says saving is not available.
-    public var saveOriginal: ((ImageLocation, @escaping @Sendable (String) -> Void) -> Void)?
-    /// Whether the window gaining focus repaints everything (sixel: the terminal may have lost images
-    /// while the window was unmapped). The screen must have focus reports on.
-    public var repaintOnFocus = false
-    /// Milliseconds to wait for the rest of an escape sequence before a lone ESC counts as Esc.
-    public var escapeTimeout: Int32 = 30
-    /// The same while the terminal may still be answering (the first second, and a second after a
-    /// resize, which asks the cell size again): a reply's ESC that came 200 ms before its rest was
-    /// read as Esc, which quit the gallery.
-    public var replyEscapeTimeout: Int32 = 500
-    /// Until when replies may still come (`GalleryApp.now()` time).
-    var repliesExpectedUntil = 0.0
-    /// When input last came (the escape timeout counts from there).
-    var lastInputAt = 0.0
+    /// What the runner plugs in: the options of every bind, the status refresh, saving, focus repaints.
+    public var settings = GalleryAppSettings()
+    /// How long an unfinished escape sequence waits for its rest.
+    public var escapes = EscapeTiming()
 
     /// Creates the loop. `inputDescriptor` is the terminal input (0).
     public init(model: GalleryModel, screen: Screen, source: CellImageSource, painter: CellPainter,
@@ -142,7 +126,7 @@ public final class GalleryApp {
     /// Before the first wait: takes the inbox, sizes the model, binds the first screen and shows it.
     func start() {
         inbox.claimOwnership()
-        repliesExpectedUntil = Self.now() + 1
+        escapes.expectReplies(now: Self.now())
         model.resize(terminal: screen.size, cellPixels: screen.cellPixels)
         apply(model.reconcile())
         pacePrefetches(now: Self.now(), screenChanged: true)
@@ -154,11 +138,12 @@ public final class GalleryApp {
     /// the slot of a frame that is owed.
     func pollTimeout() -> Int32 {
         let busy = status.pendingCells > 0 || status.activeDownloads > 0
-        var timeout: Int32 = decoder.hasPending ? max(0, escapeWait - inputAge) : (busy ? 120 : 1000)
+        let now = Self.now()
+        var timeout: Int32 = decoder.hasPending ? max(0, escapes.wait(now: now) - escapes.inputAge(now: now)) : (busy ? 120 : 1000)
         if let next = pictures.animations.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
         if let release = pacing.flingEndsIn(now: Self.now()) { timeout = min(timeout, release) }
         if let release = pacing.prefetchesReleaseIn(now: Self.now()) { timeout = min(timeout, release) }
-        if (dirty || repaintAll) && terminalKeepsUp(forKey: keyWaiting != nil) {
+        if (dirty || repaintAll) && terminalKeepsUp(forKey: keyLatency.isWaiting) {
             // A frame is owed: wake when its slot comes (while the terminal is behind, its room
             // for more bytes wakes the loop instead).
             let wait = (lastPresent + frameInterval - Self.now()) * 1000
@@ -175,14 +160,15 @@ public final class GalleryApp {
     func step(input: Bool, timedOut: Bool) {
         var inputAt: Double?
         if input {
-            inputAt = Self.now()
-            lastInputAt = Self.now()
-            keyWaiting = keyWaiting ?? inputAt
+            let now = Self.now()
+            inputAt = now
+            escapes.inputCame(at: now)
+            keyLatency.keyRead(at: now)
             if !readInput() { quit() }
-        } else if timedOut && decoder.hasPending && inputAge >= escapeWait {
+        } else if timedOut && decoder.hasPending && escapes.waitIsOver(now: Self.now()) {
             let pending = decoder.flush()
             // A reply still open (a string sequence outlives flushes) waits another timeout, not none.
-            lastInputAt = Self.now()
+            escapes.inputCame(at: Self.now())
             keysRead += pending.count
             handle(keys.actions(for: pending, at: Self.now()))
         }
@@ -194,7 +180,7 @@ public final class GalleryApp {
             // The spinner turns with time (one step per 120 ms), not with the number of events.
             let phase = Int(Self.now() / 0.12)
             if phase != status.spinnerPhase {
-                statusRefresh?(&status)
+                settings.statusRefresh?(&status)
                 status.spinnerPhase = phase
                 dirty = true
             }
@@ -210,26 +196,16 @@ public final class GalleryApp {
         // frame is presented at once.
         let now = Self.now()
         if (dirty || repaintAll) && (inputAt != nil || now - lastPresent >= frameInterval)
-            && terminalKeepsUp(forKey: keyWaiting != nil) {
+            && terminalKeepsUp(forKey: keyLatency.isWaiting) {
             present()
             lastPresent = Self.now()
             screen.flushOutput()
         }
         encodeAheadWhenIdle()
         // A key's latency ends with the frame that shows it (or at once when it changed nothing).
-        if let since = keyWaiting, !dirty, !repaintAll {
-            keyLatencies.append((Self.now() - since) * 1000)
-            keyWaiting = nil
-        }
+        if !dirty, !repaintAll { keyLatency.shown(at: Self.now()) }
         reportProgress()
     }
-
-    /// Milliseconds an unfinished sequence waits for its rest (`escapeTimeout`, or
-    /// `replyEscapeTimeout` while replies may come).
-    var escapeWait: Int32 { Self.now() < repliesExpectedUntil ? max(escapeTimeout, replyEscapeTimeout) : escapeTimeout }
-
-    /// Milliseconds since input last came.
-    var inputAge: Int32 { Int32(clamping: Int(((Self.now() - lastInputAt) * 1000).rounded(.down))) }
 
     /// Reads what is available on the input; false at end of input.
     func readInput() -> Bool {
@@ -253,7 +229,7 @@ public final class GalleryApp {
             if case .focus(let gained) = event {
                 // The window came back (a desktop switch unmaps it): xterm restores only some of its
                 // sixels from its own record, so everything is painted again.
-                if gained, repaintOnFocus { repaintAll = true }
+                if gained, settings.repaintOnFocus { repaintAll = true }
                 // Nobody watches a window without focus: its animations hold their frames.
                 pictures.animations.pausedByFocus = !gained
                 continue
@@ -284,7 +260,7 @@ public final class GalleryApp {
                 status.message = "copied the URL (OSC 52: the terminal decides whether to allow it)"
             }
             if let location = outcome.save {
-                if let saveOriginal {
+                if let saveOriginal = settings.saveOriginal {
                     status.message = "saving \(location.fileName)…"
                     let inbox = inbox
                     saveOriginal(location) { line in inbox.post(.status { $0.message = line }) }

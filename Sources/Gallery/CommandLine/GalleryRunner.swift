@@ -160,7 +160,7 @@ public enum GalleryRunner {
         // in part (xterm restored 8 of 32): the window gaining focus repaints everything.
         if case .sixel = profile.renderer.kind {
             screen.reportFocus()
-            app.repaintOnFocus = true
+            app.settings.repaintOnFocus = true
         } else if options.animate.cellsPlay {
             // A window without focus holds its animations: nobody watches them.
             screen.reportFocus()
@@ -177,10 +177,10 @@ public enum GalleryRunner {
             app.status.message = tmux.note
         }
         if let note = components.startupNote(options) { app.status.message = note }
-        app.statusRefresh = components.statusRefresh
+        app.settings.statusRefresh = components.statusRefresh
         app.eventLog = EventLog.fromEnvironment()
-        app.saveOriginal = components.saveOriginal
-        app.loadOptions = WebImageStack.requestOptions(options)
+        app.settings.saveOriginal = components.saveOriginal
+        app.settings.loadOptions = WebImageStack.requestOptions(options)
         app.pictures.animations.bytesPerSecond = options.animate.bytesPerSecond
         if let stream {
             app.status.readingInput = true

@@ -33,7 +33,7 @@ import TestSupport
         defer { painter.release.signal() }
         let harness = try AppHarness(count: 4, painter: painter, eventLog: eventLog)
         // Every load is final and its frame written; the paints are held by the painter.
-        #expect(await harness.untilUI { $0.app.status.pendingCells == 0 && $0.app.pictures.paintsInFlight > 0 && $0.app.reported.written >= 1 })
+        #expect(await harness.untilUI { $0.app.status.pendingCells == 0 && $0.app.pictures.paintsInFlight > 0 && $0.app.settleReporter.framesWritten >= 1 })
         // Looked at on the UI thread, between two loop steps: with a paint out, no step may have settled.
         let early = await harness.onUI { _ in settle.settled.count }
         #expect(early == 0, "settled while a paint was out: \(settle.lines)")
@@ -85,5 +85,47 @@ import TestSupport
         #expect(settled != nil, "\(settle.lines)")
         harness.type("q")
         #expect(await harness.finish())
+    }
+}
+
+/// The small parts of the loop's timing, by themselves.
+@Suite struct LoopTimingPartsTests {
+    @Test func anEscapeWaitsLongerWhileRepliesMayCome() {
+        var timing = EscapeTiming()
+        timing.inputCame(at: 10)
+        #expect(timing.wait(now: 10.01) == 30)
+        #expect(!timing.waitIsOver(now: 10.02) && timing.waitIsOver(now: 10.031))
+        timing.expectReplies(now: 10)
+        #expect(timing.wait(now: 10.5) == 500, "a reply's ESC may come 200 ms before its rest")
+        #expect(!timing.waitIsOver(now: 10.2))
+        #expect(timing.wait(now: 11.01) == 30, "a second later, Esc is Esc again")
+        #expect(timing.inputAge(now: 10.25) == 250)
+    }
+
+    @Test func aKeyIsTimedFromTheFirstUnshownKeyToTheFrameThatShowsIt() {
+        var meter = KeyLatencyMeter()
+        meter.shown(at: 1)
+        #expect(meter.latencies.isEmpty, "no key waited")
+        meter.keyRead(at: 2)
+        meter.keyRead(at: 2.005)  // a second key before the frame: the clock runs from the first
+        #expect(meter.isWaiting)
+        meter.shown(at: 2.012)
+        #expect(meter.latencies.count == 1 && abs(meter.latencies[0] - 12) < 0.001)
+        #expect(!meter.isWaiting)
+    }
+
+    @Test func theSettleLinesComeOncePerNewFrameOrKey() throws {
+        let dir = try Fixtures.temporaryDirectory("settle-reporter")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("events.log").path
+        var reporter = SettleReporter(log: EventLog(path: path))
+        reporter.report(frames: 1, keys: 0, pending: ["paints"], outputWritten: false)
+        reporter.report(frames: 1, keys: 0, pending: ["paints"], outputWritten: true)
+        reporter.report(frames: 1, keys: 0, pending: ["paints"], outputWritten: true)
+        reporter.report(frames: 1, keys: 0, pending: [], outputWritten: true)
+        reporter.report(frames: 1, keys: 0, pending: [], outputWritten: true)
+        reporter.report(frames: 1, keys: 1, pending: [], outputWritten: true)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(lines == ["frame 1 written", "waiting paints", "settled frame=1 keys=0 loads=0 paints=0", "settled frame=1 keys=1 loads=0 paints=0"], "\(lines)")
     }
 }

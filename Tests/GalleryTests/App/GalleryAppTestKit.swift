@@ -129,7 +129,7 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         self.source = source
         let model = model ?? makeModel(count: count, columns: size.columns, rows: size.rows)
         app = try GalleryApp(model: model, screen: screen, source: source, painter: painter ?? LoggingPainter(source: source), inputDescriptor: keyboard.read)
-        app.replyEscapeTimeout = app.escapeTimeout  // an Esc typed at once is Esc after 30 ms
+        app.escapes.replyEscapeTimeout = app.escapes.escapeTimeout  // an Esc typed at once is Esc after 30 ms
         app.eventLog = eventLog
         let thread = Thread { [self] in
             app.run()

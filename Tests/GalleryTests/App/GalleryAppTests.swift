@@ -243,8 +243,8 @@ import TestSupport
     @Test func aReplysEscapeThatComesBeforeItsRestIsNotEsc() async throws {
         let harness = try AppHarness(count: 40)
         _ = await harness.onUI { h in
-            h.app.replyEscapeTimeout = 500
-            h.app.repliesExpectedUntil = GalleryApp.now() + 5
+            h.app.escapes.replyEscapeTimeout = 500
+            h.app.escapes.expectReplies(now: GalleryApp.now(), for: 5)
             return true
         }
         harness.type("\u{1B}")
@@ -254,7 +254,7 @@ import TestSupport
         #expect(await harness.untilUI { $0.app.model.selection == 1 }, "the next cell: nothing of the reply was a key")
         #expect(await harness.onUI { !$0.app.quitting } == true)
         _ = await harness.onUI { h in
-            h.app.repliesExpectedUntil = 0
+            h.app.escapes.repliesExpectedUntil = 0
             return true
         }
         harness.type("\u{1B}")

@@ -58,8 +58,8 @@ final class GalleryDriver {
         model.animatesCells = true  // every fourth item plays (`ScriptedSource.makeImage`)
         app = try GalleryApp(model: model, screen: screen, source: source, painter: painter, inputDescriptor: keyboard.read)
         // A step that timed out stands for the escape timeout having passed.
-        app.escapeTimeout = 0
-        app.replyEscapeTimeout = 0
+        app.escapes.escapeTimeout = 0
+        app.escapes.replyEscapeTimeout = 0
         app.composer.quietImageRows = !painter.textOverwritesOnlyItsCells  // as the runner does
         app.frameInterval = 0  // every owed frame is presented at its step
         app.start()
