@@ -27,7 +27,7 @@ extension GalleryApp {
             model.setState(.final, of: binding.index)
         }
         // Counted once per loop iteration, not per update (each count reads every visible item).
-        pendingCountStale = true
+        statusBar.pendingCountStale = true
     }
 
     /// Hands a model diff to the image source: cancels first, then binds as one screen in order of
@@ -64,13 +64,10 @@ extension GalleryApp {
 
     /// Counts the items whose image came from the memory or disk cache (not cache hits: one item
     /// rebound ten times counts once, so the count never exceeds the number of images).
-    func countCached(_ index: Int, cached: Bool) {
-        let changed = cached ? cachedItems.insert(index).inserted : cachedItems.remove(index) != nil
-        if changed { status.cacheHits = cachedItems.count }
-    }
+    func countCached(_ index: Int, cached: Bool) { statusBar.countCached(index, cached: cached) }
 
     func updatePendingCount() {
-        pendingCountStale = false
+        statusBar.pendingCountStale = false
         status.pendingCells = model.bindings.filter { !model.items[$0.index].state.isSettled }.count
     }
 }

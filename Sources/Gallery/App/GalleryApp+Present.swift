@@ -13,13 +13,11 @@ extension GalleryApp {
             return pictures.picture(for: binding.slot, cells: CellSize(columns: rect.columns, rows: rect.rows),
                                     cellPixels: cellPixels, now: now)
         }
-        frame.released = painter.takeReleasedUploads()
+        frame.released = pictures.painter.takeReleasedUploads()
         frame.scroll = scrollSinceLastFrame()
         checkPaintInvariant(frame)
         screen.present(frame, repaintAll: repaintAll)
-        framesPresented += 1
-        dirty = false
-        repaintAll = false
+        frames.presentedFrame()
     }
 
     /// The invariant of the paint path: after every frame, each visible cell whose image is final is
@@ -32,8 +30,8 @@ extension GalleryApp {
                   pictures.image(of: binding.slot) != nil else { continue }
             if placed.contains(where: { $0.intersects(place.image) }) { continue }
             if pictures.isShownOrPainting(binding.slot, cells: CellSize(columns: place.image.columns, rows: place.image.rows)) { continue }
-            if paintInvariantBreaches.count < 64 {
-                paintInvariantBreaches.append("frame \(framesPresented): item \(place.index) (\(binding.slot)) final but neither shown nor painting")
+            if frames.paintInvariantBreaches.count < 64 {
+                frames.paintInvariantBreaches.append("frame \(framesPresented): item \(place.index) (\(binding.slot)) final but neither shown nor painting")
             }
         }
     }
@@ -43,8 +41,8 @@ extension GalleryApp {
     func scrollSinceLastFrame() -> FrameScroll? {
         let layout = model.layout
         let view = model.fullView == nil ? (layout: layout, scrollRow: model.scrollRow) : nil
-        defer { lastGridView = view }
-        guard !repaintAll, let view, let last = lastGridView, last.layout == layout else { return nil }
+        defer { frames.lastGridView = view }
+        guard !repaintAll, let view, let last = frames.lastGridView, last.layout == layout else { return nil }
         // The whole screen scrolls (the status bar is drawn again: a line of text): xterm moves sixel
         // pixels when the whole screen scrolls, but erases them when a smaller region does.
         let scroll = FrameScroll(rows: 0..<layout.terminal.rows, lines: (view.scrollRow - last.scrollRow) * layout.itemHeight)

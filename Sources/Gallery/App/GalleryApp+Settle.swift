@@ -11,7 +11,7 @@ extension GalleryApp {
     var pendingWork: [String] {
         let checks: [(String, Bool)] = [
             ("frame", dirty), ("repaint", repaintAll), ("key", keyLatency.isWaiting),
-            ("input", decoder.hasPending), ("fling", pacing.holdingDownloads),
+            ("input", input.hasPending), ("fling", pacing.holdingDownloads),
             ("cells", status.pendingCells > 0), ("downloads", status.activeDownloads > 0),
             ("paints", pictures.paintsInFlight > 0),
             ("animation", pictures.animations.isPlaying),

@@ -19,7 +19,12 @@ public final class GalleryApp {
     /// The mailbox other threads post to.
     public let inbox: UIInbox<GalleryEvent>
     /// Status-bar counters.
-    public var status = StatusInfo()
+    public var status: StatusInfo {
+        get { statusBar.info }
+        set { statusBar.info = newValue }
+    }
+    /// The bar's counters and their bookkeeping.
+    var statusBar = StatusBarState()
     /// Key-to-frame times (`keyLatencies`).
     var keyLatency = KeyLatencyMeter()
     /// Milliseconds from reading each key to presenting its frame.
@@ -28,10 +33,22 @@ public final class GalleryApp {
     var pacing = LoadPacing()
     /// The filter generation running scans serve (`GalleryApp+Filter`); set on the UI thread, read by scans.
     let currentFilterGeneration = Locked(0)
+    /// What frame is owed and when it may go; frames presented; the grid the last one showed.
+    var frames = FrameSchedule()
     /// Frames presented.
-    public internal(set) var framesPresented = 0
+    public var framesPresented: Int { frames.presented }
+    /// Something changed since the last frame (`FrameSchedule.dirty`).
+    var dirty: Bool {
+        get { frames.dirty }
+        set { frames.dirty = newValue }
+    }
+    /// The next frame repaints everything (`FrameSchedule.repaintAll`).
+    var repaintAll: Bool {
+        get { frames.repaintAll }
+        set { frames.repaintAll = newValue }
+    }
     /// Keys (and mouse reports) read and handled.
-    public internal(set) var keysRead = 0
+    public var keysRead: Int { input.keysRead }
     /// The "frame written", "waiting" and "settled" lines (`GalleryApp+Settle`).
     var settleReporter = SettleReporter()
     /// Where those lines go (`SDGALLERY_EVENT_LOG`); nil: nowhere.
@@ -42,38 +59,25 @@ public final class GalleryApp {
 
     let screen: Screen
     let source: CellImageSource
-    let painter: CellPainter
     var composer: FrameComposer
-    let inputDescriptor: Int32
-    var decoder = InputDecoder()
-    var keys = KeyMap()
+    /// The terminal input: its decoder, key map and escape timing.
+    var input: KeyInput
     /// What each cell shows: images, pictures, paints in flight, the animation (the one owner).
     let pictures: CellPictures
     /// Breaches of the paint invariant (`checkPaintInvariant`): empty unless a cell was left blank.
-    public internal(set) var paintInvariantBreaches: [String] = []
-    /// Items shown from the memory or disk cache (the status bar's "N cached").
-    var cachedItems = Set<Int>()
-    var dirty = true
-    /// Load updates arrived since the status bar's pending count was last taken.
-    var pendingCountStale = false
-    var repaintAll = true
-    /// The grid the last frame showed (layout and first item row; nil in the full view): the next
-    /// frame says how far it scrolled from it.
-    var lastGridView: (layout: GalleryLayout, scrollRow: Int)?
+    public var paintInvariantBreaches: [String] { frames.paintInvariantBreaches }
     /// When the quit (key, signal, end of input) was taken; nil while the gallery runs. `--stats`
     /// reports how long the exit took from here (loads cancelled, terminal restored, cache writes done).
     public private(set) var quitRequestedAt: Double?
     /// Whether the loop ends after this step.
     var quitting: Bool { quitRequestedAt != nil }
-    /// When the last frame was presented (for the pacing of frames no key asked for).
-    var lastPresent = 0.0
-    /// Shortest time between two frames no key asked for: `minimumFrameInterval`; the tests' driver,
-    /// which steps the loop by hand, sets 0.
-    var frameInterval = GalleryApp.minimumFrameInterval
     /// What the runner plugs in: the options of every bind, the status refresh, saving, focus repaints.
     public var settings = GalleryAppSettings()
     /// How long an unfinished escape sequence waits for its rest.
-    public var escapes = EscapeTiming()
+    public var escapes: EscapeTiming {
+        get { input.escapes }
+        set { input.escapes = newValue }
+    }
 
     /// Creates the loop. `inputDescriptor` is the terminal input (0).
     public init(model: GalleryModel, screen: Screen, source: CellImageSource, painter: CellPainter,
@@ -81,24 +85,20 @@ public final class GalleryApp {
         self.model = model
         self.screen = screen
         self.source = source
-        self.painter = painter
         self.composer = FrameComposer(theme: theme)
-        self.inputDescriptor = inputDescriptor
+        self.input = KeyInput(descriptor: inputDescriptor)
         let mailbox: UIInbox<GalleryEvent>
         if let inbox { mailbox = inbox } else { mailbox = try UIInbox<GalleryEvent>() }
         self.inbox = mailbox
         pictures = CellPictures(painter: painter) { mailbox.post(.painted($0)) }
     }
 
-    /// Shortest time between two frames that no key asked for (60 per second).
-    static let minimumFrameInterval = 1.0 / 60
-
     /// Runs until the user quits, stdin closes, or a quit signal or event arrives; then cancels every
     /// load and restores the terminal.
     public func run() {
         start()
         while !quitting {
-            var fds = [pollfd(fd: inputDescriptor, events: Int16(POLLIN), revents: 0),
+            var fds = [pollfd(fd: input.descriptor, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: inbox.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
             // The terminal is behind: wake when it can take more.
             if screen.outputBacklog > 0, let output = screen.outputDescriptor {
@@ -109,7 +109,7 @@ public final class GalleryApp {
             if ready < 0 && errno != EINTR { break }
             step(input: fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, timedOut: ready == 0)
         }
-        if pendingCountStale { updatePendingCount() }
+        if statusBar.pendingCountStale { updatePendingCount() }
         if dirty || repaintAll { present() }  // the frame still owed when the quit came
         source.cancelAll()
         // Events still queued hold closures of loads and status updates (which hold the downloader):
@@ -138,16 +138,14 @@ public final class GalleryApp {
     /// the slot of a frame that is owed.
     func pollTimeout() -> Int32 {
         let busy = status.pendingCells > 0 || status.activeDownloads > 0
-        let now = Self.now()
-        var timeout: Int32 = decoder.hasPending ? max(0, escapes.wait(now: now) - escapes.inputAge(now: now)) : (busy ? 120 : 1000)
+        var timeout: Int32 = input.timeout(now: Self.now()) ?? (busy ? 120 : 1000)
         if let next = pictures.animations.millisecondsToNextFrame(now: Self.now()) { timeout = min(timeout, next) }
         if let release = pacing.flingEndsIn(now: Self.now()) { timeout = min(timeout, release) }
         if let release = pacing.prefetchesReleaseIn(now: Self.now()) { timeout = min(timeout, release) }
-        if (dirty || repaintAll) && terminalKeepsUp(forKey: keyLatency.isWaiting) {
+        if frames.isOwed && terminalKeepsUp(forKey: keyLatency.isWaiting) {
             // A frame is owed: wake when its slot comes (while the terminal is behind, its room
             // for more bytes wakes the loop instead).
-            let wait = (lastPresent + frameInterval - Self.now()) * 1000
-            timeout = min(timeout, Int32(max(0, wait.rounded(.up))))
+            timeout = min(timeout, frames.millisecondsToSlot(now: Self.now()))
         }
         return timeout
     }
@@ -155,27 +153,24 @@ public final class GalleryApp {
     /// One iteration of the frame loop after its wait: `input` when the input descriptor is
     /// readable, `timedOut` when the wait ended with nothing ready (an incomplete escape sequence
     /// then counts as what it has so far). Reads keys, takes screen and inbox events, binds what the
-    /// model now shows, presents a frame when one is owed (paced to `frameInterval` unless a
+    /// model now shows, presents a frame when one is owed (paced to `FrameSchedule.interval` unless a
     /// key asked for it) and encodes ahead when idle. The tests' driver runs the same step.
-    func step(input: Bool, timedOut: Bool) {
+    func step(input readable: Bool, timedOut: Bool) {
         var inputAt: Double?
-        if input {
+        if readable {
             let now = Self.now()
             inputAt = now
-            escapes.inputCame(at: now)
             keyLatency.keyRead(at: now)
             if !readInput() { quit() }
-        } else if timedOut && decoder.hasPending && escapes.waitIsOver(now: Self.now()) {
-            let pending = decoder.flush()
-            // A reply still open (a string sequence outlives flushes) waits another timeout, not none.
-            escapes.inputCame(at: Self.now())
-            keysRead += pending.count
-            handle(keys.actions(for: pending, at: Self.now()))
+        } else if timedOut {
+            let pending = input.flushIfOver(now: Self.now())
+            input.keysRead += pending.count
+            if !pending.isEmpty { handle(input.keys.actions(for: pending, at: Self.now())) }
         }
         for event in screen.takeEvents() { handle(event) }
         for event in inbox.drain() { handle(event) }
         followFilter()
-        if pendingCountStale { updatePendingCount() }
+        if statusBar.pendingCountStale { updatePendingCount() }
         if status.pendingCells > 0 || status.activeDownloads > 0 {
             // The spinner turns with time (one step per 120 ms), not with the number of events.
             let phase = Int(Self.now() / 0.12)
@@ -195,10 +190,9 @@ public final class GalleryApp {
         // Load updates (progress chunks, partial images) are paced to 60 frames a second; a key's
         // frame is presented at once.
         let now = Self.now()
-        if (dirty || repaintAll) && (inputAt != nil || now - lastPresent >= frameInterval)
-            && terminalKeepsUp(forKey: keyLatency.isWaiting) {
+        if frames.mayPresent(now: now, forKey: inputAt != nil) && terminalKeepsUp(forKey: keyLatency.isWaiting) {
             present()
-            lastPresent = Self.now()
+            frames.paced(at: Self.now())
             screen.flushOutput()
         }
         encodeAheadWhenIdle()
@@ -209,12 +203,8 @@ public final class GalleryApp {
 
     /// Reads what is available on the input; false at end of input.
     func readInput() -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = read(inputDescriptor, &buffer, buffer.count)
-        if count == 0 { return false }
-        if count < 0 { return errno == EINTR || errno == EAGAIN }
-        let events = decoder.feed(buffer[0..<count])
         let now = Self.now()
+        guard let events = input.read(now: now) else { return false }
         for event in events {
             if case .graphicsReply = event {
                 // The terminal refused a graphics command (kitty `ENOENT`): a cell may be blank.
@@ -234,9 +224,9 @@ public final class GalleryApp {
                 pictures.animations.pausedByFocus = !gained
                 continue
             }
-            keysRead += 1
+            input.keysRead += 1
             // Event by event: `/abc` in one read opens the prompt, then types into it.
-            var actions = model.editingFilter ? KeyMap.filterActions(for: [event]) : keys.action(for: event, at: now).map { [$0] } ?? []
+            var actions = model.editingFilter ? KeyMap.filterActions(for: [event]) : input.keys.action(for: event, at: now).map { [$0] } ?? []
             // Any key closes the help, even one without an action of its own.
             if model.showingHelp, actions.isEmpty, { if case .mouse = event { return false } else { return true } }() {
                 actions = [.back]

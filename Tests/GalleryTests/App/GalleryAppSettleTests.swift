@@ -129,3 +129,31 @@ import TestSupport
         #expect(lines == ["frame 1 written", "waiting paints", "settled frame=1 keys=0 loads=0 paints=0", "settled frame=1 keys=1 loads=0 paints=0"], "\(lines)")
     }
 }
+
+/// The frame schedule and the status bar's bookkeeping, by themselves.
+@Suite struct FrameScheduleTests {
+    @Test func aKeysFrameGoesAtOnceAndOthersArePaced() {
+        var frames = FrameSchedule()
+        #expect(frames.isOwed, "the first frame is owed")
+        frames.presentedFrame()
+        frames.paced(at: 10)
+        #expect(!frames.isOwed && !frames.mayPresent(now: 20, forKey: true))
+        frames.dirty = true
+        #expect(!frames.mayPresent(now: 10.005, forKey: false), "a load's frame waits for its slot")
+        #expect(frames.millisecondsToSlot(now: 10.005) == 12)
+        #expect(frames.mayPresent(now: 10.005, forKey: true), "a key's frame goes at once")
+        #expect(frames.mayPresent(now: 10.017, forKey: false))
+        frames.presentedFrame()
+        #expect(frames.presented == 2 && !frames.dirty && !frames.repaintAll)
+    }
+
+    @Test func anItemShownFromACacheCountsOnceHoweverOftenItIsRebound() {
+        var bar = StatusBarState()
+        bar.countCached(3, cached: true)
+        bar.countCached(3, cached: true)
+        bar.countCached(4, cached: true)
+        #expect(bar.info.cacheHits == 2)
+        bar.countCached(3, cached: false)
+        #expect(bar.info.cacheHits == 1)
+    }
+}

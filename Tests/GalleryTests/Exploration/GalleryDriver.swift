@@ -61,7 +61,7 @@ final class GalleryDriver {
         app.escapes.escapeTimeout = 0
         app.escapes.replyEscapeTimeout = 0
         app.composer.quietImageRows = !painter.textOverwritesOnlyItsCells  // as the runner does
-        app.frameInterval = 0  // every owed frame is presented at its step
+        app.frames.interval = 0  // every owed frame is presented at its step
         app.start()
     }
 
@@ -101,7 +101,7 @@ final class GalleryDriver {
     /// escape timeout when the decoder holds an incomplete sequence (a lone Esc).
     func iterate(input: Bool) {
         app.step(input: input, timedOut: false)
-        if input, app.decoder.hasPending { app.step(input: false, timedOut: true) }
+        if input, app.input.hasPending { app.step(input: false, timedOut: true) }
     }
 
     /// Waits for the paint queue and the filter queue to finish what they were given.
