@@ -48,9 +48,9 @@ import Testing
         let server = try await LoopbackServer.start()
         var stall = StubResponse.ok(body)
         stall.fault = .stallAfter(bytes: 1000)
-        stall.stallLimit = .seconds(6)
+        stall.stallLimit = .seconds(3)
         server.route("/stall", stall)
-        let result = try await CurlCLI.run(server.url("/stall"), ["--max-time", "3"])
+        let result = try await CurlCLI.run(server.url("/stall"), ["--max-time", "1.5"])
         #expect(result.exitCode == 28)  // timed out
         #expect(result.body.count == 1000)
         #expect(await server.waitUntil(timeout: .seconds(8)) { $0.first?.clientDisconnectedEarly == true })
@@ -89,11 +89,11 @@ import Testing
         let server = try await LoopbackServer.start()
         var endless = StubResponse.ok(Data())
         endless.fault = .endless
-        endless.stallLimit = .seconds(7)  // past the client's 5 s; the server's writer ends there
+        endless.stallLimit = .seconds(3)  // past the client's 2 s; the server's writer ends there
         server.route("/endless", endless)
-        // Generous client budget: the suite runs in parallel on 2 cores, so the first bytes may be late
-        // (1.5 s often got none while the rest of the suite started).
-        let result = try await CurlCLI.run(server.url("/endless"), ["--max-time", "5"])
+        // The tests run one at a time (`scripts/run-tests`): 2 s is plenty for the first bytes (in
+        // parallel on 2 cores, 1.5 s once got none while the rest of the suite started).
+        let result = try await CurlCLI.run(server.url("/endless"), ["--max-time", "2"])
         #expect(result.exitCode == 28)
         #expect(result.body.count > 20_000)
         await server.stop()
