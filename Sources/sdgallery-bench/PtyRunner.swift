@@ -48,6 +48,8 @@ struct PtyRunner {
         var replies: Int
         /// Bytes written within `window`.
         var windowBytes = 0
+        /// CPU seconds the program used (user + system).
+        var cpuSeconds = 0.0
     }
 
     enum Failure: Error, CustomStringConvertible {
@@ -96,6 +98,7 @@ struct PtyRunner {
         var exitStatus: Int32?
         var slaveClosed = false
         var windowBytes = 0
+        var cpuSeconds = 0.0
         var nextKey = 0
         while true {
             var fds = [pollfd(fd: master, events: Int16(POLLIN), revents: 0)]
@@ -123,7 +126,12 @@ struct PtyRunner {
             }
             if exitStatus == nil {
                 var status: Int32 = 0
-                if waitpid(pid, &status, WNOHANG) == pid { exitStatus = Self.decode(status) }
+                var usage = rusage()
+                if wait4(pid, &status, WNOHANG, &usage) == pid {
+                    exitStatus = Self.decode(status)
+                    cpuSeconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+                }
                 else if Self.now() - start > timeout {
                     kill(pid, SIGKILL)
                 }
@@ -132,7 +140,7 @@ struct PtyRunner {
             }
         }
         return Result(seconds: Self.now() - start, bytes: bytes, status: exitStatus ?? -1, queries: parser.seen, replies: replies,
-                      windowBytes: windowBytes)
+                      windowBytes: windowBytes, cpuSeconds: cpuSeconds)
     }
 
     /// posix_spawn in a new session whose controlling terminal is the pty (stdin, stdout and, unless
