@@ -4,10 +4,10 @@ import TerminalGraphics
 /// Every animation playing on screen: one `AnimationPlayer` per visible slot whose image is
 /// animated (the full view's, and with `--animate` each grid or list cell's), ticked within a
 /// budget of bytes per second to the terminal: the selected cell first (the others leave room for
-/// its next frame), then the others, the most overdue first. A frame whose bytes the budget cannot take yet waits (its animation slows down)
-/// instead of filling the terminal's input ahead of the next key's frame (a token bucket of a
-/// quarter second's bytes). Text pictures cost nothing: they play every frame.
-/// Paused (the `a` key, or the window lost focus), nothing advances.
+/// its next frame), then the others, the most overdue first. A frame whose bytes the budget cannot
+/// take yet waits (its animation slows down) instead of filling the terminal's input ahead of the
+/// next key's frame (a token bucket of a quarter second's bytes). Text pictures cost nothing: they
+/// play every frame. Paused (the `a` key, or the window lost focus), nothing advances.
 struct CellAnimations {
     /// Bytes per second the frames may send (`--animate=N`).
     var bytesPerSecond: Int
