@@ -85,12 +85,7 @@ extension HEIFDecodedItems {
                 case "iinf": readItemTypes(body)
                 case "iloc": readLocations(body)
                 case "idat": idat = body
-                case "iref" where body.count >= 4:
-                    let idWidth = bytes[body.lowerBound] == 0 ? 2 : 4
-                    for reference in ISOBMFFBoxes.itemReferences(in: (body.lowerBound + 4)..<body.upperBound, of: bytes, idWidth: idWidth) {
-                        if reference.type == "dimg" { uses[reference.from, default: []] += reference.to }
-                        if reference.type == "auxl" { for master in reference.to { uses[master, default: []].append(reference.from) } }
-                    }
+                case "iref": ISOBMFFBoxes.addDecodeUses(iref: body, of: bytes, to: &uses)
                 default: break
                 }
             }

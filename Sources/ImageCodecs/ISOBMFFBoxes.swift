@@ -46,6 +46,23 @@ enum ISOBMFFBoxes {
         }
     }
 
+    /// Walks the box tree from the top: `visit` gets each box's type and body and returns the range
+    /// to descend into (a container's children; nil: none), at most `maxDepth` levels down. A `meta`
+    /// box is a full box: its children start after its 4 bytes of version and flags.
+    static func walk(_ bytes: UnsafeRawBufferPointer, maxDepth: Int, _ visit: (String, Range<Int>) -> Range<Int>?) {
+        func walk(_ range: Range<Int>, depth: Int) {
+            guard depth < maxDepth else { return }
+            forEachBox(in: range, of: bytes) { type, body in
+                if type == "meta" {
+                    if body.count >= 4 { walk((body.lowerBound + 4)..<body.upperBound, depth: depth + 1) }
+                } else if let children = visit(type, body) {
+                    walk(children, depth: depth + 1)
+                }
+            }
+        }
+        walk(0..<bytes.count, depth: 0)
+    }
+
     /// The largest image size the file announces, read from the boxes alone: every item's `ispe`
     /// (meta/iprp/ipco) and every track's `tkhd` (moov/trak), or nil when it announces none. What
     /// a library that refuses an oversized header without saying the size is asked about.
@@ -57,22 +74,18 @@ enum ISOBMFFBoxes {
             let width = min(width, Int(Int32.max)), height = min(height, Int(Int32.max))
             if width > 0, height > 0, width * height > (largest?.area ?? 0) { largest = PixelSize(width: width, height: height) }
         }
-        func walk(_ range: Range<Int>, depth: Int) {
-            guard depth < 8 else { return }
-            forEachBox(in: range, of: bytes) { type, body in
-                switch type {
-                case "meta" where body.count >= 4: walk((body.lowerBound + 4)..<body.upperBound, depth: depth + 1)
-                case "iprp", "ipco", "moov", "trak": walk(body, depth: depth + 1)
-                case "ispe" where body.count >= 12: note(u32(body.lowerBound + 4), u32(body.lowerBound + 8))
-                case "tkhd":
-                    // Version 0: 32-bit times; 1: 64-bit. Width and height (16.16) end the box.
-                    let end = body.lowerBound + (bytes[body.lowerBound] == 1 ? 96 : 84)
-                    if end <= body.upperBound { note(u32(end - 8) >> 16, u32(end - 4) >> 16) }
-                default: break
-                }
+        walk(bytes, maxDepth: 8) { type, body in
+            switch type {
+            case "iprp", "ipco", "moov", "trak": return body
+            case "ispe" where body.count >= 12: note(u32(body.lowerBound + 4), u32(body.lowerBound + 8))
+            case "tkhd":
+                // Version 0: 32-bit times; 1: 64-bit. Width and height (16.16) end the box.
+                let end = body.lowerBound + (bytes[body.lowerBound] == 1 ? 96 : 84)
+                if end <= body.upperBound { note(u32(end - 8) >> 16, u32(end - 4) >> 16) }
+            default: break
             }
+            return nil
         }
-        walk(0..<bytes.count, depth: 0)
         return largest
     }
 
@@ -80,22 +93,27 @@ enum ISOBMFFBoxes {
     /// "iovl", "Exif"…), read from the boxes alone.
     static func itemTypes(_ bytes: UnsafeRawBufferPointer) -> Set<String> {
         var types = Set<String>()
-        func walk(_ range: Range<Int>, depth: Int) {
-            guard depth < 4 else { return }
-            forEachBox(in: range, of: bytes) { type, body in
-                switch type {
-                case "meta" where body.count >= 4: walk((body.lowerBound + 4)..<body.upperBound, depth: depth + 1)
-                case "iinf" where body.count >= 6:
-                    walk((body.lowerBound + (bytes[body.lowerBound] == 0 ? 6 : 8))..<body.upperBound, depth: depth + 1)
-                case "infe" where body.count >= 4 && bytes[body.lowerBound] >= 2:
-                    let type = body.lowerBound + 4 + (bytes[body.lowerBound] == 2 ? 2 : 4) + 2
-                    if type + 4 <= body.upperBound { types.insert(String(decoding: (0..<4).map { bytes[type + $0] }, as: UTF8.self)) }
-                default: break
-                }
+        walk(bytes, maxDepth: 4) { type, body in
+            switch type {
+            case "iinf" where body.count >= 6: return (body.lowerBound + (bytes[body.lowerBound] == 0 ? 6 : 8))..<body.upperBound
+            case "infe" where body.count >= 4 && bytes[body.lowerBound] >= 2:
+                let type = body.lowerBound + 4 + (bytes[body.lowerBound] == 2 ? 2 : 4) + 2
+                if type + 4 <= body.upperBound { types.insert(String(decoding: (0..<4).map { bytes[type + $0] }, as: UTF8.self)) }
+            default: break
             }
+            return nil
         }
-        walk(0..<bytes.count, depth: 0)
         return types
+    }
+
+    /// Adds what decoding each item decodes besides, from an `iref` box's body: a derived image its
+    /// `dimg` ingredients, an image its `auxl` alpha or depth.
+    static func addDecodeUses(iref body: Range<Int>, of bytes: UnsafeRawBufferPointer, to uses: inout [Int: [Int]]) {
+        guard body.count >= 4 else { return }
+        for reference in itemReferences(in: (body.lowerBound + 4)..<body.upperBound, of: bytes, idWidth: bytes[body.lowerBound] == 0 ? 2 : 4) {
+            if reference.type == "dimg" { uses[reference.from, default: []] += reference.to }
+            if reference.type == "auxl" { for master in reference.to { uses[master, default: []].append(reference.from) } }
+        }
     }
 
     /// Whether a HEIF file's item references (`meta/iref`: a derived image's `dimg` ingredients, an
@@ -103,21 +121,10 @@ enum ISOBMFFBoxes {
     /// recursed until the stack ran out on a grid whose alpha was a grid made of the first (fuzz).
     static func referencesLoop(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var uses: [Int: [Int]] = [:]
-        func walk(_ range: Range<Int>, depth: Int) {
-            guard depth < 4 else { return }
-            forEachBox(in: range, of: bytes) { type, body in
-                switch type {
-                case "meta" where body.count >= 4: walk((body.lowerBound + 4)..<body.upperBound, depth: depth + 1)
-                case "iref" where body.count >= 4:
-                    for reference in itemReferences(in: (body.lowerBound + 4)..<body.upperBound, of: bytes, idWidth: bytes[body.lowerBound] == 0 ? 2 : 4) {
-                        if reference.type == "dimg" { uses[reference.from, default: []] += reference.to }  // the derived image decodes its ingredients
-                        if reference.type == "auxl" { for master in reference.to { uses[master, default: []].append(reference.from) } }  // the image decodes its alpha
-                    }
-                default: break
-                }
-            }
+        walk(bytes, maxDepth: 4) { type, body in
+            if type == "iref" { addDecodeUses(iref: body, of: bytes, to: &uses) }
+            return nil
         }
-        walk(0..<bytes.count, depth: 0)
         var state: [Int: Bool] = [:]  // false: being visited, true: done
         func loops(_ item: Int) -> Bool {
             if let done = state[item] { return !done }
