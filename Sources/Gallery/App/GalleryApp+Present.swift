@@ -13,6 +13,7 @@ extension GalleryApp {
             return pictures.picture(for: binding.slot, cells: CellSize(columns: rect.columns, rows: rect.rows),
                                     cellPixels: cellPixels, now: now)
         }
+        pictures.paintAnimationFrames(cellPixels: cellPixels)
         frame.released = pictures.painter.takeReleasedUploads()
         frame.scroll = scrollSinceLastFrame()
         checkPaintInvariant(frame)

@@ -24,7 +24,8 @@ extension GalleryApp {
     /// After each loop step: reports the last frame once the terminal has it, what is pending when
     /// that changes, and "settled" once per new frame or key when nothing is (`SettleReporter`).
     func reportProgress() {
-        guard settleReporter.log != nil else { return }
+        // The pending work (which reads the prefetch window) only when a line may be written.
+        guard settleReporter.log != nil, screen.outputWritten else { return }
         settleReporter.report(frames: framesPresented, keys: keysRead, pending: pendingWork, outputWritten: screen.outputWritten)
     }
 }

@@ -88,7 +88,6 @@ final class CellPictures {
         guard let image = records[slot]?.image else { return nil }
         if let player = animations.player(of: slot), player.imageID == image.id {
             animations.drawn(slot, in: cells)
-            paintAnimationFrames(cellPixels: cellPixels)
             // Until its first frame is painted, the still picture (painted as a thumbnail) stands in.
             if let playing = animations.player(of: slot), playing.cells == cells, let frame = playing.picture { return frame }
         }
@@ -151,8 +150,9 @@ final class CellPictures {
     /// Advances the animations; true when a frame changed.
     func tickAnimations(now: Double) -> Bool { animations.tick(now: now) }
 
-    /// Hands the paint queue the animation frames due next.
-    private func paintAnimationFrames(cellPixels: PixelSize) {
+    /// Hands the paint queue the animation frames due next, for the rectangles the last frame drew
+    /// the playing cells in (once per frame, after `picture(for:)` was asked for each cell).
+    func paintAnimationFrames(cellPixels: PixelSize) {
         let painter = painter, post = post
         for (slot, frame, cells) in animations.framesToPaint() {
             guard let player = animations.player(of: slot), let image = records[slot]?.image, image.id == player.imageID else {
