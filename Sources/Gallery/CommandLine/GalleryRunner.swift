@@ -143,7 +143,7 @@ public enum GalleryRunner {
         screen.installSignalHandlers(wakeDescriptor: inbox.wakeWriteDescriptor)
         screen.queueOutput(wakeDescriptor: inbox.wakeWriteDescriptor)
         var model = GalleryModel(items: GalleryItems(index: index), terminal: screen.size, cellPixels: screen.cellPixels,
-                                 mode: options.viewMode, columnsOverride: options.columns, imageLimit: profile.tmuxImages?.limit)
+                                 mode: options.viewMode, columnsOverride: options.columns, imageLimit: profile.strategy.imageLimit)
         model.prefetchScreens = 1
         model.animatesCells = options.animate.cellsPlay
         let painter = components.makePainter(options, profile)
@@ -155,10 +155,10 @@ public enum GalleryRunner {
             return 1
         }
         // Where text on an image's rows makes it be sent again (sixel), loading cells keep those rows quiet.
-        app.composer.quietImageRows = !profile.textOverwritesOnlyItsCells
-        // Sixel images live in the terminal's own record, which a desktop switch (unmap, map) can lose
-        // in part (xterm restored 8 of 32): the window gaining focus repaints everything.
-        if case .sixel = profile.renderer.kind {
+        app.composer.quietImageRows = !profile.strategy.textOverwritesOnlyItsCells
+        // Images in the terminal's own record (sixel), which a desktop switch (unmap, map) can lose in
+        // part: the window gaining focus repaints everything.
+        if profile.strategy.repaintsOnFocus {
             screen.reportFocus()
             app.settings.repaintOnFocus = true
         } else if options.animate.cellsPlay {
@@ -172,7 +172,7 @@ public enum GalleryRunner {
             // The terminal (tmux) forced a lesser renderer than the outer terminal could show: say why, once.
             app.status.message = limitation
         }
-        if let tmux = profile.tmuxImages, model.layout.cappedByImageLimit {
+        if let tmux = profile.strategy.tmuxImages, model.layout.cappedByImageLimit {
             // tmux keeps only so many images: the grid holds fewer cells than the screen could.
             app.status.message = tmux.note
         }
@@ -236,7 +236,7 @@ public enum GalleryRunner {
         var sheet = ContactSheet(width: width, columns: options.columns, cellPixels: profile.cellPixelSize, depth: profile.colorDepth)
         sheet.painter = components.makePainter(options, profile)
         if let limitation = profile.limitation { stderr("sdgallery: \(limitation)\n") }
-        if let tmux = profile.tmuxImages {
+        if let tmux = profile.strategy.tmuxImages {
             // A sheet is written once: tmux keeps its last images, and draws only those when it
             // redraws the pane. So each row's images go as one (xterm's default largest sixel when
             // the terminal did not say), and the note is for a screen that still shows more.

@@ -183,12 +183,8 @@ public struct ContactSheet: Sendable {
         var out = String(repeating: "\n", count: imageRows) + text(EscapeSequence.cursorUp(imageRows))
         for (offset, placement) in placed where Self.isBitmap(placement.image) {
             let picture = placement.image
-            var bytes = picture.bytes
-            if let upload = picture.upload {
-                bytes = (uploaded.insert(upload.id).inserted ? upload.bytes : []) + KittyRenderer.placement(
-                    imageID: upload.id, placementID: UInt32(truncatingIfNeeded: firstIndex + offset + 1),
-                    cells: CellSize(columns: picture.cells.columns, rows: picture.cells.rows), tmuxPassthrough: upload.tmuxPassthrough)
-            }
+            let bytes = picture.atCursor(placementID: UInt32(truncatingIfNeeded: firstIndex + offset + 1),
+                                         sendingData: picture.upload.map { uploaded.insert($0.id).inserted } ?? false)
             out += text(EscapeSequence.saveCursor + EscapeSequence.cursorDown(placement.rect.row) + EscapeSequence.cursorColumn(placement.rect.column + 1)
                         + bytes + EscapeSequence.restoreCursor)
         }

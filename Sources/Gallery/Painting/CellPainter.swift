@@ -4,6 +4,7 @@ import TerminalGraphics
 /// Turns a decoded image into the bytes that draw it in a rectangle of cells: `RendererPainter` over
 /// the TerminalGraphics renderers (sixel, kitty, half-block, ASCII), with their encoded-output cache.
 /// Called on the UI thread; must be quick for a thumbnail (cache inside when encoding is expensive).
+/// What the terminal does with the bytes (scrolling, erasing) is not the painter's: `TerminalStrategy`.
 public protocol CellPainter: Sendable {
     /// Paints `image` to fit inside `cells` (aspect ratio kept, top-left anchored); nil when it cannot.
     func paint(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage?
@@ -13,14 +14,6 @@ public protocol CellPainter: Sendable {
     /// Upload ids (`RenderedImage.upload`) whose data the painter dropped since the last call: the
     /// terminal may free them.
     func takeReleasedUploads() -> [UInt32]
-    /// Whether the terminal moves what this painter draws with the text when a region scrolls
-    /// (`RendererSelection.scrollsWithText`).
-    var scrollsWithText: Bool { get }
-    /// Whether it also does when a region scrolls down (`RendererSelection.scrollsBackWithText`).
-    var scrollsBackWithText: Bool { get }
-    /// Whether text leaves what it draws on the rest of the row alone
-    /// (`RendererSelection.textOverwritesOnlyItsCells`).
-    var textOverwritesOnlyItsCells: Bool { get }
     /// Image pixels one cell of this painter's output shows, when it draws text (half blocks 1×2,
     /// quadrants 2×2, sextants 2×3, ASCII 1×1); nil for bitmaps, which show the cell's pixels.
     var samplesPerCell: PixelSize? { get }
@@ -31,12 +24,6 @@ extension CellPainter {
     public func painted(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? { nil }
     /// None: painters without uploads.
     public func takeReleasedUploads() -> [UInt32] { [] }
-    /// No: a painter that does not say is repainted after every scroll.
-    public var scrollsWithText: Bool { false }
-    /// As `scrollsWithText`, unless the painter says otherwise.
-    public var scrollsBackWithText: Bool { scrollsWithText }
-    /// No: a painter that does not say has every image on a changed row sent again.
-    public var textOverwritesOnlyItsCells: Bool { false }
     /// Nil: a painter that does not say shows every pixel of its cells.
     public var samplesPerCell: PixelSize? { nil }
 }

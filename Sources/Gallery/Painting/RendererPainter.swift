@@ -9,40 +9,20 @@ public struct RendererPainter: CellPainter {
     public let renderer: any ImageRenderer
     /// Encoded output by (image, rectangle, renderer, cell size).
     public let cache: EncodedOutputCache
-    /// Whether the terminal moves this painter's output with scrolled text.
-    public let scrollsWithText: Bool
-    /// Whether it also does when the region scrolls down (not xterm's sixel).
-    public let scrollsBackWithText: Bool
-    /// Whether text leaves its output on the rest of a row alone.
-    public let textOverwritesOnlyItsCells: Bool
 
-    /// Creates a painter with the renderer and scrolling rules `profile` decided.
+    /// Creates a painter with the renderer `profile` decided.
     public init(profile: TerminalProfile, cache: EncodedOutputCache = EncodedOutputCache()) {
-        self.init(renderer: profile.makeRenderer(), cache: cache, scrollsWithText: profile.scrollsWithText,
-                  scrollsBackWithText: profile.scrollsBackWithText, textOverwritesOnlyItsCells: profile.textOverwritesOnlyItsCells)
+        self.init(renderer: profile.makeRenderer(), cache: cache)
     }
 
-    /// Creates a painter around one renderer (repainted after every scroll unless `scrollsWithText`).
-    public init(renderer: any ImageRenderer, cache: EncodedOutputCache = EncodedOutputCache(), scrollsWithText: Bool = false,
-                scrollsBackWithText: Bool? = nil, textOverwritesOnlyItsCells: Bool = false) {
+    /// Creates a painter around one renderer.
+    public init(renderer: any ImageRenderer, cache: EncodedOutputCache = EncodedOutputCache()) {
         self.renderer = renderer
         self.cache = cache
-        self.scrollsWithText = scrollsWithText
-        self.scrollsBackWithText = scrollsBackWithText ?? scrollsWithText
-        self.textOverwritesOnlyItsCells = textOverwritesOnlyItsCells
     }
 
-    /// The renderer's samples per cell: text renderers show a few pixels per cell, whatever the
-    /// cell's size in pixels.
-    public var samplesPerCell: PixelSize? {
-        switch renderer.identity.kind {
-        case .sixel, .kitty, .kittyPlaceholders, .iterm2: nil
-        case .halfBlock: PixelSize(width: 1, height: 2)
-        case .quadrant: PixelSize(width: 2, height: 2)
-        case .sextant: PixelSize(width: 2, height: 3)
-        case .ascii: PixelSize(width: 1, height: 1)
-        }
-    }
+    /// The renderer's samples per cell (`RendererKind.samplesPerCell`).
+    public var samplesPerCell: PixelSize? { renderer.identity.kind.samplesPerCell }
 
     /// Paints `image` inside `cells`; nil when the rectangle is empty or the image unusable.
     public func paint(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? {

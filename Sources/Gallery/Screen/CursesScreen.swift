@@ -32,39 +32,21 @@ public final class CursesScreen: Screen {
     /// Pixel size of one cell: the profile's (`TIOCGWINSZ` when sane, else what the terminal answered,
     /// re-asked after every resize, else 8×16).
     public var cellPixels: PixelSize { profile.cellPixelSize }
-    /// Whether the terminal moves the images with the text in a scroll region
-    /// (`RendererSelection.scrollsWithText`): then a scrolled grid costs only its exposed rows.
-    public var scrollsWithText: Bool {
-        get { presenter.scrollsWithText }
-        set { presenter.scrollsWithText = newValue }
-    }
-    /// Whether it does so for a scroll down too (not xterm's sixel: `RendererSelection.scrollsBackWithText`).
-    public var scrollsBackWithText: Bool {
-        get { presenter.scrollsBackWithText }
-        set { presenter.scrollsBackWithText = newValue }
-    }
-    /// Whether text leaves the images on the rest of its row alone (`RendererSelection.textOverwritesOnlyItsCells`):
-    /// then only images under changed text are sent again, else every image on a changed row.
-    public var textOverwritesOnlyItsCells: Bool {
-        get { presenter.textOverwritesOnlyItsCells }
-        set { presenter.textOverwritesOnlyItsCells = newValue }
-    }
     /// Where standard output goes while the screen is open (`queueOutput`); nil: straight to the terminal.
     var output: TerminalOutput?
     /// The UI inbox's wake descriptor, for the output's drain thread (kept to queue again after Ctrl-Z).
     var wakeDescriptor: Int32 = -1
 
-    /// Opens the terminal on stdin/stdout for `profile` (synchronized output, scrolling rules, cell
-    /// size); `mouse` turns on SGR mouse reports. Throws when curses cannot use the terminal (unknown TERM).
+    /// Opens the terminal on stdin/stdout for `profile` (its `TerminalStrategy`, cell size); `mouse` turns on SGR mouse reports. Throws when curses cannot use the terminal (unknown TERM).
     public init(profile: TerminalProfile, mouse: Bool = true) throws(ScreenError) {
         // Curses without the terminal's scroll capabilities when that can be arranged: then only this
         // program scrolls the terminal (and knows where the images went).
-        let noScroll = NoScrollTerminfo.make(withoutEraseCharacters: !profile.erasesWideCharactersByColumn)
+        let noScroll = NoScrollTerminfo.make(withoutEraseCharacters: !profile.strategy.erasesWideCharactersByColumn)
         defer { noScroll?.remove() }
         var opened = noScroll.flatMap { entry in entry.with { sdg_curses_open(NoScrollTerminfo.name) } }
         // Without the terminal's scroll capabilities (`NoScrollTerminfo`) only this screen scrolls the
         // terminal, and curses never moves lines.
-        presenter = FramePresenter(synchronizedOutput: profile.synchronizedOutput, ownsScrolling: opened != nil)
+        presenter = FramePresenter(strategy: profile.strategy, ownsScrolling: opened != nil)
         if opened == nil { opened = sdg_curses_open(nil) }
         guard let screen = opened else {
             throw ScreenError(message: "unknown or unusable terminal type (TERM)")
@@ -74,11 +56,6 @@ public final class CursesScreen: Screen {
         self.mouse = mouse
         self.profile = profile
         size = CellSize(columns: Int(sdg_curses_cols()), rows: Int(sdg_curses_lines()))
-        scrollsWithText = profile.scrollsWithText
-        scrollsBackWithText = profile.scrollsBackWithText
-        textOverwritesOnlyItsCells = profile.textOverwritesOnlyItsCells
-        presenter.coversBeforePlacing = profile.tmuxImages != nil
-        presenter.deletesBitmapsByCell = profile.deletesBitmapsByCell
         readWindow(askCellSize: false)  // the probe has just measured
         if mouse { write(EscapeSequence.mouseReports(true)) }
         sdg_curses_flush()

@@ -27,26 +27,17 @@ struct FramePresenter {
         var afterText: [UInt8] = []
     }
 
-    /// Whether the terminal moves the images with the text in a scroll region (`RendererSelection.scrollsWithText`).
-    var scrollsWithText = false
-    /// Whether it does so for a scroll down too (`RendererSelection.scrollsBackWithText`).
-    var scrollsBackWithText = false
-    /// Whether text leaves the images on the rest of its row alone (`RendererSelection.textOverwritesOnlyItsCells`).
-    var textOverwritesOnlyItsCells = false
-    /// Whether tmux draws the images (`TmuxImages`): every placement is covered with spaces before it
-    /// is written, and nothing is erased with `ECH`.
-    var coversBeforePlacing = false
-    /// Whether sixel or iTerm2 images are placements text does not erase (Konsole): every cleared
-    /// rectangle also deletes them with kitty's delete by cell (`TerminalProfile.deletesBitmapsByCell`).
-    var deletesBitmapsByCell = false
+    /// How this terminal scrolls, erases and covers (`TerminalProfile.strategy`).
+    var strategy: TerminalStrategy
     /// Whether only this program scrolls the terminal (curses without scroll capabilities,
     /// `NoScrollTerminfo`); otherwise curses may move rows itself.
     let ownsScrolling: Bool
     private(set) var writer: FrameWriter
     private var lastGrid: CellGrid?
 
-    init(synchronizedOutput: Bool, ownsScrolling: Bool = true) {
-        writer = FrameWriter(synchronizedOutput: synchronizedOutput)
+    init(strategy: TerminalStrategy, ownsScrolling: Bool = true) {
+        writer = FrameWriter()
+        self.strategy = strategy
         self.ownsScrolling = ownsScrolling
     }
 
@@ -60,7 +51,7 @@ struct FramePresenter {
         // The grid scrolled: the terminal scrolls its region (moving the images with the text) and
         // only what the scroll exposed or changed is drawn.
         var scrollBytes: [UInt8] = []
-        if let scroll = frame.scroll, scroll.isUseful, scrollsWithText, scroll.lines > 0 || scrollsBackWithText, ownsScrolling,
+        if let scroll = frame.scroll, scroll.isUseful, strategy.scrollsImages(lines: scroll.lines), ownsScrolling,
            let old = out.previous, scroll.rows.lowerBound >= 0, scroll.rows.upperBound <= min(size.rows, grid.size.rows),
            scrollText(scroll) {
             scrollBytes = writer.scroll(scroll, terminal: size)
@@ -77,18 +68,17 @@ struct FramePresenter {
         let moved = !ownsScrolling && (out.previous.map { FrameWriter.rowsMoved(from: $0, to: grid) } ?? false)
         let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll || out.previous == nil || moved,
                                changedRows: FrameWriter.changedRows(from: out.previous, to: grid),
-                               changedSpans: ownsScrolling && textOverwritesOnlyItsCells
+                               changedSpans: ownsScrolling && strategy.textOverwritesOnlyItsCells
                                    ? FrameWriter.changedSpans(from: out.previous, to: grid) : nil,
-                               coverFirst: coversBeforePlacing)
+                               coverFirst: strategy.coversBeforePlacing)
         lastGrid = grid
         // Kitty's `d=I` and its screen clear free every unplaced image, uploads included: then the
         // uploads follow inside the update.
         out.uploads = released.isEmpty && !repaintAll ? writer.uploads(for: plan) : []
-        out.beforeText = writer.frameStart + scrollBytes + released + FrameWriter.clearing(plan.cleared, erasing: plan.erased,
-                                                                                           spaces: coversBeforePlacing,
-                                                                                           deletingPlacements: deletesBitmapsByCell)
-        if moved { out.afterText = FrameWriter.clearing(FrameWriter.blankRuns(of: grid, outside: []), spaces: coversBeforePlacing) }
-        out.afterText += writer.bytes(for: plan) + writer.frameEnd  // the uploads not sent early, then the placements
+        out.beforeText = strategy.frameStart + scrollBytes + released
+            + FrameWriter.clearing(plan.cleared, erasing: plan.erased, strategy: strategy)
+        if moved { out.afterText = FrameWriter.clearing(FrameWriter.blankRuns(of: grid, outside: []), strategy: strategy) }
+        out.afterText += writer.bytes(for: plan) + strategy.frameEnd  // the uploads not sent early, then the placements
         return out
     }
 

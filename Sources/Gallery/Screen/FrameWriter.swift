@@ -20,8 +20,6 @@ public struct FrameWriter: Sendable {
         public var erased: [BitmapPlacement] = []
     }
 
-    /// Wrap frames in synchronized-output mode 2026.
-    public var synchronizedOutput: Bool
     /// The placements currently on the terminal.
     public internal(set) var shown: [BitmapPlacement] = []
     /// Image data the terminal holds (kitty uploads): see `FrameWriter+Uploads.swift`.
@@ -29,10 +27,8 @@ public struct FrameWriter: Sendable {
     /// Cells of placeholder pictures whose image `release` freed: cleared by the next plan.
     var releasedText: [CellRect] = []
 
-    /// Creates a writer.
-    public init(synchronizedOutput: Bool = false) {
-        self.synchronizedOutput = synchronizedOutput
-    }
+    /// Creates a writer (nothing on the terminal).
+    public init() {}
 
     /// Plans the next frame. `changedRows` are the rows whose text changed since the previous frame:
     /// curses may rewrite or clear any part of such a row (ncurses clears to the start or end of a line
@@ -88,11 +84,6 @@ public struct FrameWriter: Sendable {
         return rows
     }
 
-    /// Bytes that start a frame (synchronized output on).
-    public var frameStart: [UInt8] { synchronizedOutput ? EscapeSequence.beginSynchronizedUpdate : [] }
-    /// Bytes that end a frame (synchronized output off).
-    public var frameEnd: [UInt8] { synchronizedOutput ? EscapeSequence.endSynchronizedUpdate : [] }
-
     /// Whether a changed, non-blank row of `new` equals another row of `old`: text moved vertically,
     /// so curses may scroll lines (moving the images the terminal shows on them).
     public static func rowsMoved(from old: CellGrid, to new: CellGrid) -> Bool {
@@ -132,24 +123,17 @@ public struct FrameWriter: Sendable {
     }
 
     /// The bytes that remove what `erased` and `cleared` show: save cursor, the erase bytes of
-    /// `erased` (kitty deletes), then attributes off and `CSI n X` (erase characters) on each row of
-    /// each rectangle, or spaces with `spaces` (tmux frees every image on a row an erase touches,
-    /// but only those under the cells text covers), after kitty's delete of the placements over the
-    /// rectangle's first cell with `deletingPlacements` (Konsole's sixel, which text does not erase);
-    /// restore cursor. Written before the text of the frame. Empty when there is nothing to remove.
-    public static func clearing(_ cleared: [CellRect], erasing erased: [BitmapPlacement] = [], spaces: Bool = false,
-                                deletingPlacements: Bool = false) -> [UInt8] {
+    /// `erased` (kitty deletes), then attributes off and the terminal's erase of each rectangle
+    /// (`TerminalStrategy.erase`: `ECH` per row, spaces where tmux draws the images, kitty's delete
+    /// by cell first where text does not erase bitmaps); restore cursor. Written before the text of
+    /// the frame. Empty when there is nothing to remove.
+    public static func clearing(_ cleared: [CellRect], erasing erased: [BitmapPlacement] = [],
+                                strategy: TerminalStrategy = TerminalStrategy()) -> [UInt8] {
         guard !cleared.isEmpty || !erased.isEmpty else { return [] }
         var out: [UInt8] = EscapeSequence.saveCursor
         for gone in erased { out += gone.image.erase }
         if !cleared.isEmpty { out += EscapeSequence.reset }
-        for rect in cleared where !rect.isEmpty {
-            if deletingPlacements { out += KittyRenderer.deletePlacements(atColumn: rect.column, row: rect.row) }
-            for row in rect.row..<rect.maxRow {
-                out += cursorPosition(row: row, column: rect.column)
-                out += spaces ? [UInt8](repeating: 0x20, count: rect.columns) : EscapeSequence.eraseCharacters(rect.columns)
-            }
-        }
+        for rect in cleared { out += strategy.erase(rect) }
         out += EscapeSequence.restoreCursor
         return out
     }

@@ -2,7 +2,7 @@ import ImageCodecs
 import Locking
 import TerminalGraphics
 
-/// A `Screen` that keeps what it is shown, for tests: every frame, the writer's plans and bytes.
+/// A `Screen` that keeps what it is shown, for tests: every frame and the image bytes written around it.
 public final class InMemoryScreen: Screen {
     /// The size reported (change it, then the app's resize path reads it through `updateSize`).
     public var size: CellSize
@@ -10,19 +10,25 @@ public final class InMemoryScreen: Screen {
     public var cellPixels: PixelSize
     /// Every frame presented, in order.
     public private(set) var frames: [Frame] = []
-    /// The writer's plan for each frame.
-    public private(set) var plans: [FrameWriter.Plan] = []
     /// The image bytes written for each frame (what is cleared, then the placements). Readable from
     /// any thread while the frame loop runs (tests wait on it).
     public var written: [[UInt8]] { log.withLock { $0 } }
     private let log = Locked<[[UInt8]]>([])
     /// Whether `close()` was called.
     public private(set) var closed = false
-    private var writer = FrameWriter()
-    /// Whether frames that scroll are shown by scrolling (as `CursesScreen.scrollsWithText`).
-    public var scrollsWithText = false
-    /// As `CursesScreen.scrollsBackWithText`.
-    public var scrollsBackWithText = false
+    /// The production screen's rules (`CursesScreen` presents through the same type).
+    private var presenter = FramePresenter(strategy: InMemoryScreen.defaultStrategy)
+    /// How the terminal scrolls, erases and covers (as `CursesScreen`'s `profile.strategy`).
+    public var strategy: TerminalStrategy {
+        get { presenter.strategy }
+        set { presenter.strategy = newValue }
+    }
+    /// Text leaves the images beside it alone (as kitty and text renderers), nothing else.
+    public static var defaultStrategy: TerminalStrategy {
+        var strategy = TerminalStrategy()
+        strategy.textOverwritesOnlyItsCells = true
+        return strategy
+    }
 
     /// Creates a screen of `size`.
     public init(size: CellSize, cellPixels: PixelSize = PixelSize(width: 8, height: 16)) {
@@ -30,21 +36,11 @@ public final class InMemoryScreen: Screen {
         self.cellPixels = cellPixels
     }
 
-    /// Records the frame and what the frame writer would emit.
+    /// Records the frame and the image bytes `FramePresenter` would write around its text.
     public func present(_ frame: Frame, repaintAll: Bool) {
-        var previous = repaintAll ? nil : frames.last?.grid
-        var scrolled: [UInt8] = []
-        if let scroll = frame.scroll, scroll.isUseful, scrollsWithText, scroll.lines > 0 || scrollsBackWithText, let old = previous, old.size == frame.grid.size {
-            scrolled = writer.scroll(scroll, terminal: size)
-            previous = old.scrolled(scroll)
-        }
-        let changed = FrameWriter.changedRows(from: previous, to: frame.grid)
-        let released = writer.release(frame.released)
-        let plan = writer.plan(frame.placements, terminal: size, repaintAll: repaintAll, changedRows: changed,
-                               changedSpans: FrameWriter.changedSpans(from: previous, to: frame.grid))
+        let shown = presenter.present(frame, repaintAll: repaintAll, terminal: size)
         frames.append(frame)
-        plans.append(plan)
-        let bytes = scrolled + released + FrameWriter.clearing(plan.cleared, erasing: plan.erased) + writer.bytes(for: plan)
+        let bytes = shown.uploads + shown.beforeText + shown.afterText
         log.withLock { $0.append(bytes) }
         terminal.withLock { $0.backlog += $0.backlogPerFrame }
     }
@@ -95,7 +91,7 @@ public final class InMemoryScreen: Screen {
     /// Counts the suspension; the writer forgets what is on screen, as after a real one.
     public func suspend() {
         suspensions += 1
-        _ = writer.closingBytes()
+        _ = presenter.closingBytes()
     }
 
     /// What `copyToClipboard` was asked to copy, in order.
@@ -106,7 +102,7 @@ public final class InMemoryScreen: Screen {
 
     /// Marks the screen closed.
     public func close() {
-        if !closed { closingBytes = writer.closingBytes() }
+        if !closed { closingBytes = presenter.closingBytes() }
         closed = true
     }
 

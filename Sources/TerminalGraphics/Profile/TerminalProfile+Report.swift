@@ -17,7 +17,7 @@ extension TerminalProfile {
         lines.append("cell size:           \(cellPixelSize) (\(UntrustedText.strip(cellSizeSource.description)))")
         lines.append("graphics limit:      \(caps.graphicsLimit.map { "\($0)" } ?? "none")\(source("graphics limit"))")
         lines.append("tmux:                \(caps.tmuxLine)")
-        lines.append("synchronized output: \(synchronizedOutput ? "yes" : "no")\(source("synchronized output"))")
+        lines.append("synchronized output: \(strategy.synchronizedOutput ? "yes" : "no")\(source("synchronized output"))")
         lines.append("background:          \(caps.backgroundColor.map { "\($0)" } ?? "unknown")\(source("background"))")
         lines.append("renderer:            \(renderer.kind)\(renderer.tmuxPassthrough ? " via tmux passthrough" : "")")
         lines.append("                     \(renderer.reason)")

@@ -3,9 +3,9 @@ import ImageCodecs
 
 /// Everything the product decides about the terminal, decided once, here: capabilities (probe
 /// replies + environment), the renderer and what it lacks inside tmux, the colour depth (piped, dumb
-/// and mono rules), the cell size and where it came from (kept current on resize), synchronized
-/// output, and whether the terminal moves images with scrolled text. The gallery and `--print`
-/// read it; nothing else re-decides.
+/// and mono rules), the cell size and where it came from (kept current on resize), and the
+/// `TerminalStrategy`: how to scroll, erase and cover on it. The gallery and `--print` read it;
+/// nothing else re-decides.
 ///
 /// ```swift
 /// var profile = TerminalProfile.detect(use: .gallery, renderer: .auto)   // probes the tty
@@ -35,31 +35,12 @@ public struct TerminalProfile: Sendable {
     public internal(set) var cellPixelSize: PixelSize
     /// Where `cellPixelSize` came from.
     public internal(set) var cellSizeSource: CellSizeSource
-    /// Whether frames are wrapped in synchronized output (mode 2026).
-    public let synchronizedOutput: Bool
-    /// Whether the terminal moves this renderer's output with text in a scroll region
-    /// (`RendererSelection.scrollsWithText`): then a scrolled grid costs only its exposed rows.
-    public let scrollsWithText: Bool
-    /// Whether it does so for a scroll down too (`RendererSelection.scrollsBackWithText`).
-    public let scrollsBackWithText: Bool
-    /// Whether text leaves the images on the rest of its row alone (`RendererSelection.textOverwritesOnlyItsCells`).
-    public let textOverwritesOnlyItsCells: Bool
+    /// How to draw on this terminal with this renderer (scroll, erase, cover, synchronized output):
+    /// the one value the gallery's screen, frame writer and runner ask.
+    public let strategy: TerminalStrategy
     /// One line saying what the terminal (tmux) lacks when that forced a lesser renderer; nil when
     /// nothing is missing or output is not a terminal.
     public let limitation: String?
-    /// Whether the terminal keeps this renderer's sixel or iTerm2 images as placements that text does
-    /// not erase, to be deleted with kitty's delete by cell: a terminal that answered the kitty
-    /// graphics query (Konsole: a forced sixel left strips of replaced images; kitty's delete removes
-    /// them). Never sent to a terminal that did not answer.
-    public let deletesBitmapsByCell: Bool
-    /// Whether tmux draws this renderer's images itself (`TmuxImages`): it keeps each one until text
-    /// covers its cells, and only a few at a time.
-    public let tmuxImages: TmuxImages?
-    /// Whether `ECH` (erase characters) over double-width characters erases the columns it names.
-    /// Not in mlterm (3.9): a grid → list switch left "4 Gamma 5" and "□ 1" of old captions beside
-    /// "ＦＵＬＬＷＩＤＴＨ" until Ctrl-L (1,003 px; the bytes: ncurses' `CSI 28 X` over the caption);
-    /// there curses gets no `ech` and writes spaces (0 px over the same keys).
-    public let erasesWideCharactersByColumn: Bool
     /// The window as last read (`TIOCGWINSZ`).
     public internal(set) var window: WindowSize?
 
@@ -94,14 +75,9 @@ public struct TerminalProfile: Sendable {
         cellPixelSize = caps.effectiveCellPixelSize
         cellSizeSource = caps.cellSizeSource
         // A terminal that was asked says whether it takes mode 2026; without a probe, what its name promises.
-        synchronizedOutput = caps.probeStatus == .answered || caps.probeStatus == .timedOut
+        let synchronized = caps.probeStatus == .answered || caps.probeStatus == .timedOut
             ? caps.syncOutput : caps.syncOutput || hints.synchronizedOutput
-        scrollsWithText = selection.scrollsWithText(terminal: caps.terminalName)
-        scrollsBackWithText = selection.scrollsBackWithText(terminal: caps.terminalName)
-        textOverwritesOnlyItsCells = selection.textOverwritesOnlyItsCells(terminal: caps.terminalName)
-        tmuxImages = TmuxImages(selection: selection, capabilities: caps)
-        deletesBitmapsByCell = caps.graphics == .kitty && !caps.inTmux && (selection.kind == .sixel || selection.kind == .iterm2)
-        erasesWideCharactersByColumn = caps.inTmux || !(caps.terminalName?.lowercased().contains("mlterm") ?? false)
+        strategy = TerminalStrategy(selection: selection, capabilities: caps, synchronizedOutput: synchronized)
         self.window = window
     }
 

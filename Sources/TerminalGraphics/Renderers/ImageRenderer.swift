@@ -51,6 +51,19 @@ public enum RendererKind: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Image pixels one cell of this renderer's output shows when it draws text (half blocks 1×2,
+    /// quadrants 2×2, sextants 2×3, ASCII 1×1); nil for bitmaps and kitty's placeholders, which show
+    /// the cell's pixels.
+    public var samplesPerCell: PixelSize? {
+        switch self {
+        case .sixel, .kitty, .kittyPlaceholders, .iterm2: nil
+        case .halfBlock: PixelSize(width: 1, height: 2)
+        case .quadrant: PixelSize(width: 2, height: 2)
+        case .sextant: PixelSize(width: 2, height: 3)
+        case .ascii: PixelSize(width: 1, height: 1)
+        }
+    }
+
     /// Whether the output is a bitmap (sixel/kitty) rather than text cells.
     public var isBitmap: Bool {
         switch self {

@@ -124,8 +124,8 @@ final class AppHarness: @unchecked Sendable {  // `app` is touched by the test o
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         keyboard = (fds[0], fds[1])
         screen = InMemoryScreen(size: size)
-        screen.scrollsWithText = scrolls
-        screen.scrollsBackWithText = scrollsBack ?? scrolls
+        screen.strategy.scrollsUpWithText = scrolls
+        screen.strategy.scrollsDownWithText = scrollsBack ?? scrolls
         self.source = source
         let model = model ?? makeModel(count: count, columns: size.columns, rows: size.rows)
         app = try GalleryApp(model: model, screen: screen, source: source, painter: painter ?? LoggingPainter(source: source), inputDescriptor: keyboard.read)

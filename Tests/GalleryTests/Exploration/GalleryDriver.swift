@@ -50,17 +50,16 @@ final class GalleryDriver {
         keyboard = (fds[0], fds[1])
         let profile = Self.profile(for: kind)
         let painter = RendererPainter(profile: profile, cache: EncodedOutputCache(costLimit: 12 << 10))
-        screen = ModelScreen(kind: kind, size: size, cellPixels: PixelSize(width: 6, height: 12), painter: painter,
-                             coversBeforePlacing: profile.tmuxImages != nil)
+        screen = ModelScreen(kind: kind, size: size, cellPixels: PixelSize(width: 6, height: 12), strategy: profile.strategy)
         let items = (0..<count).map { GalleryItem(entry: URLListEntry(line: $0 + 1, location: .remote(URL(string: "https://e.example/\($0).png")!))) }
         var model = GalleryModel(items: items, terminal: size, cellPixels: screen.cellPixels, columnsOverride: 6,
-                                 imageLimit: profile.tmuxImages?.limit)
+                                 imageLimit: profile.strategy.imageLimit)
         model.animatesCells = true  // every fourth item plays (`ScriptedSource.makeImage`)
         app = try GalleryApp(model: model, screen: screen, source: source, painter: painter, inputDescriptor: keyboard.read)
         // A step that timed out stands for the escape timeout having passed.
         app.escapes.escapeTimeout = 0
         app.escapes.replyEscapeTimeout = 0
-        app.composer.quietImageRows = !painter.textOverwritesOnlyItsCells  // as the runner does
+        app.composer.quietImageRows = !profile.strategy.textOverwritesOnlyItsCells  // as the runner does
         app.frames.interval = 0  // every owed frame is presented at its step
         app.start()
     }

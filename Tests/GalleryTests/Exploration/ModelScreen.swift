@@ -16,9 +16,9 @@ final class ModelScreen: Screen {
     let terminal: TerminalModel
     private(set) var size: CellSize
     let cellPixels: PixelSize
-    /// The production screen's rules (`CursesScreen` presents through the same type), its flags
-    /// set from the painter as the runner does.
-    private var presenter = FramePresenter(synchronizedOutput: true)
+    /// The production screen's rules (`CursesScreen` presents through the same type), with the
+    /// profile's strategy as the runner gives it.
+    private var presenter: FramePresenter
     /// The last frame presented.
     private(set) var lastFrame: Frame?
     /// Bytes written to the terminal.
@@ -27,15 +27,14 @@ final class ModelScreen: Screen {
     var nextSize: CellSize?
     var queuedEvents: [ScreenEvent] = []
 
-    init(kind: TerminalKind, size: CellSize, cellPixels: PixelSize, painter: CellPainter, coversBeforePlacing: Bool = false) {
+    init(kind: TerminalKind, size: CellSize, cellPixels: PixelSize, strategy: TerminalStrategy) {
         terminal = TerminalModel(kind: kind, columns: size.columns, rows: size.rows,
                                  cellWidth: cellPixels.width, cellHeight: cellPixels.height)
         self.size = size
         self.cellPixels = cellPixels
-        presenter.scrollsWithText = painter.scrollsWithText
-        presenter.scrollsBackWithText = painter.scrollsBackWithText
-        presenter.textOverwritesOnlyItsCells = painter.textOverwritesOnlyItsCells
-        presenter.coversBeforePlacing = coversBeforePlacing
+        var strategy = strategy
+        strategy.synchronizedOutput = true
+        presenter = FramePresenter(strategy: strategy)
     }
 
     func present(_ frame: Frame, repaintAll: Bool) {

@@ -82,7 +82,7 @@ import TestSupport
         let plain = try ChildProcess.run("/usr/bin/infocmp", ["-x", NoScrollTerminfo.name], environment: ["TERMINFO": noErase.directory.path])
         #expect(!Set(plain.out.split(whereSeparator: { ", \t\n".contains($0) }).map { $0.split(separator: "=").first.map(String.init) ?? "" })
             .contains("ech"))
-        #expect(!TerminalProfile(capabilities: TerminalCapabilities(terminalName: "mlterm(3.9.3)")).erasesWideCharactersByColumn)
-        #expect(TerminalProfile(capabilities: TerminalCapabilities(terminalName: "XTerm(379)")).erasesWideCharactersByColumn)
+        #expect(!TerminalProfile(capabilities: TerminalCapabilities(terminalName: "mlterm(3.9.3)")).strategy.erasesWideCharactersByColumn)
+        #expect(TerminalProfile(capabilities: TerminalCapabilities(terminalName: "XTerm(379)")).strategy.erasesWideCharactersByColumn)
     }
 }

@@ -9,7 +9,7 @@ import TerminalGraphics
     }
 
     @Test func writesOnlyNewOrChangedPlacementsAndLeavesNeighboursAlone() {
-        var writer = FrameWriter(synchronizedOutput: true)
+        var writer = FrameWriter()
         let terminal = CellSize(columns: 40, rows: 10)
         let a = placement(0, 0, id: 1), b = placement(10, 0, id: 2), c = placement(0, 4, id: 3)
         let first = writer.plan([a, b, c], terminal: terminal, repaintAll: false, changedRows: [])
@@ -41,12 +41,16 @@ import TerminalGraphics
         let next = writer.plan([a, b2], terminal: terminal, repaintAll: false, changedRows: [], coverFirst: true)
         #expect(next.emit == [b2])
         #expect(next.cleared == [b.rect])  // once, not twice
-        let bytes = FrameWriter.clearing(next.cleared, spaces: true)
+        var tmux = TerminalStrategy()
+        tmux.tmuxImages = TmuxImages(limit: 9)
+        let bytes = FrameWriter.clearing(next.cleared, strategy: tmux)
         #expect(!String(decoding: bytes, as: UTF8.self).contains("X"))
         #expect(bytes.filter { $0 == 0x20 }.count == b.rect.columns * b.rect.rows)
         #expect(String(decoding: FrameWriter.clearing(next.cleared), as: UTF8.self).contains("\u{1B}[4X"))
         // Konsole: the placement over the rectangle's first cell is deleted too (kitty's `d=p`, 1-based).
-        let konsole = String(decoding: FrameWriter.clearing(next.cleared, deletingPlacements: true), as: UTF8.self)
+        var konsoleStrategy = TerminalStrategy()
+        konsoleStrategy.deletesBitmapsByCell = true
+        let konsole = String(decoding: FrameWriter.clearing(next.cleared, strategy: konsoleStrategy), as: UTF8.self)
         #expect(konsole.contains("\u{1B}_Ga=d,d=p,x=11,y=1,q=2\u{1B}\\"))
         #expect(!String(decoding: FrameWriter.clearing(next.cleared), as: UTF8.self).contains("\u{1B}_G"))
     }
@@ -186,10 +190,11 @@ import TerminalGraphics
     }
 
     @Test func bytesSaveMoveWriteRestoreAndSync() {
-        let writer = FrameWriter(synchronizedOutput: true)
-        #expect(writer.frameStart == Array("\u{1B}[?2026h".utf8))
-        #expect(writer.frameEnd == Array("\u{1B}[?2026l".utf8))
-        #expect(FrameWriter(synchronizedOutput: false).frameStart.isEmpty)
+        var strategy = TerminalStrategy()
+        strategy.synchronizedOutput = true
+        #expect(strategy.frameStart == Array("\u{1B}[?2026h".utf8))
+        #expect(strategy.frameEnd == Array("\u{1B}[?2026l".utf8))
+        #expect(TerminalStrategy().frameStart.isEmpty)
         let bytes = FrameWriter.bytes(for: [placement(2, 3, id: 1)])
         #expect(String(decoding: bytes, as: UTF8.self) == "\u{1B}7\u{1B}[4;3Hrow0\u{1B}[5;3Hrow1\u{1B}[0m\u{1B}8")
         let sixel = BitmapPlacement(column: 0, row: 0, image: RenderedImage(kind: .sixel, bytes: Array("\u{1B}Pq#0~\u{1B}\\".utf8), cells: CellSize(columns: 1, rows: 1), identity: 9))

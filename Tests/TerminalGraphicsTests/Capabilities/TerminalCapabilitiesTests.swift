@@ -103,7 +103,7 @@ import ImageCodecs
             let selection = RendererSelection.choose(for: caps)
             #expect(selection.kind == .halfBlock(.color256) && selection.limitation == nil)
             #expect(selection.reason.contains("tmux would draw text boxes") || selection.reason.contains("did not say"), "\(selection.reason)")
-            #expect(TerminalProfile(capabilities: caps).tmuxImages == nil)
+            #expect(TerminalProfile(capabilities: caps).strategy.tmuxImages == nil)
             // Forced, it is still sent (wrapped: tmux would not draw it).
             #expect(RendererSelection.choose(for: caps, option: .sixel).tmuxPassthrough)
         }
@@ -128,8 +128,9 @@ import ImageCodecs
             #expect(renderer.identity.kind == .kittyPlaceholders && renderer.identity.tmuxPassthrough)
         }
         let profile = TerminalProfile(capabilities: caps)
-        #expect(profile.scrollsWithText && profile.scrollsBackWithText && profile.textOverwritesOnlyItsCells && profile.tmuxImages == nil)
-        #expect(profile.limitation == nil && !profile.deletesBitmapsByCell)
+        let strategy = profile.strategy
+        #expect(strategy.scrollsUpWithText && strategy.scrollsDownWithText && strategy.textOverwritesOnlyItsCells && strategy.tmuxImages == nil)
+        #expect(profile.limitation == nil && !strategy.deletesBitmapsByCell)
         // Switched on by the probe: the report says so.
         var switched = Self.kitty041Client
         switched.switchedPassthroughOn = true

@@ -122,29 +122,29 @@ import Glibc
         caps.tmuxVersion = TmuxVersion("3.5a")
         caps.tmuxSixel = true
         let profile = TerminalProfile(capabilities: caps)
-        #expect(profile.tmuxImages == TmuxImages(limit: 9, version: "3.5a"))
-        #expect(profile.tmuxImages?.note == "tmux 3.5a keeps 9 sixel images at a time: at most 9 on screen")
-        #expect(TerminalProfile(capabilities: caps, renderer: .halfBlock).tmuxImages == nil)
+        #expect(profile.strategy.tmuxImages == TmuxImages(limit: 9, version: "3.5a"))
+        #expect(profile.strategy.tmuxImages?.note == "tmux 3.5a keeps 9 sixel images at a time: at most 9 on screen")
+        #expect(TerminalProfile(capabilities: caps, renderer: .halfBlock).strategy.tmuxImages == nil)
         caps.tmuxSixel = false
-        #expect(TerminalProfile(capabilities: caps, renderer: .sixel).tmuxImages == nil)  // passthrough
-        #expect(TerminalProfile(capabilities: TerminalCapabilities(graphics: .sixel, colorDepth: .color256)).tmuxImages == nil)
+        #expect(TerminalProfile(capabilities: caps, renderer: .sixel).strategy.tmuxImages == nil)  // passthrough
+        #expect(TerminalProfile(capabilities: TerminalCapabilities(graphics: .sixel, colorDepth: .color256)).strategy.tmuxImages == nil)
     }
 
     /// Konsole (it answers the kitty query) keeps a forced sixel or iTerm2 image as a placement text
     /// does not erase: the profile says to delete them by cell; never for a terminal that did not answer.
     @Test func bitmapsAreDeletedByCellOnlyWhereKittyGraphicsAnswered() {
         let konsole = TerminalCapabilities(graphics: .kitty, colorDepth: .truecolor)
-        #expect(TerminalProfile(capabilities: konsole, renderer: .sixel).deletesBitmapsByCell)
-        #expect(TerminalProfile(capabilities: konsole, renderer: .iterm2).deletesBitmapsByCell)
-        #expect(!TerminalProfile(capabilities: konsole).deletesBitmapsByCell)  // kitty deletes its own
-        #expect(!TerminalProfile(capabilities: TerminalCapabilities(graphics: .sixel, colorDepth: .truecolor)).deletesBitmapsByCell)
+        #expect(TerminalProfile(capabilities: konsole, renderer: .sixel).strategy.deletesBitmapsByCell)
+        #expect(TerminalProfile(capabilities: konsole, renderer: .iterm2).strategy.deletesBitmapsByCell)
+        #expect(!TerminalProfile(capabilities: konsole).strategy.deletesBitmapsByCell)  // kitty deletes its own
+        #expect(!TerminalProfile(capabilities: TerminalCapabilities(graphics: .sixel, colorDepth: .truecolor)).strategy.deletesBitmapsByCell)
     }
 
     @Test func synchronizedOutputFromTheReplyElseFromTheName() {
         let kitty = ["TERM": "xterm-kitty"]
         let unasked = TerminalCapabilities.resolve(probe: ProbeResult(status: .notRun), environment: kitty)
-        #expect(TerminalProfile(capabilities: unasked, environment: kitty).synchronizedOutput)
+        #expect(TerminalProfile(capabilities: unasked, environment: kitty).strategy.synchronizedOutput)
         let silent = TerminalCapabilities.resolve(probe: ProbeResult(status: .answered), environment: kitty)
-        #expect(!TerminalProfile(capabilities: silent, environment: kitty).synchronizedOutput)
+        #expect(!TerminalProfile(capabilities: silent, environment: kitty).strategy.synchronizedOutput)
     }
 }
