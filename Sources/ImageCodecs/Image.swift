@@ -92,6 +92,10 @@ public struct ImageFrame: Sendable {
     /// Display duration in seconds.
     public let duration: Double
 
+    /// How long a player shows it: its duration, at least 20 ms; 100 ms when it has none (a GIF
+    /// delay of 0, as browsers play it). The one rule for the gallery's players and kitty's.
+    public var displayDuration: Double { max(0.02, duration > 0 ? duration : 0.1) }
+
     /// Creates a frame.
     public init(pixels: [UInt8], duration: Double) {
         self.pixels = pixels

@@ -4,8 +4,8 @@ import Foundation
 /// animated cells cost the terminal. The gallery on the benchmark pty (`PtyRunner`, 160×48 cells of
 /// 10×20 px, a terminal that reads as fast as it can) over 12 animated images (the demo's GIF, WebP
 /// and GIF animations, four copies each), for each renderer with `--animate=off` and `on`: after 4 s
-/// to load, arrow keys every 100 ms for S seconds, then `q`. Prints the bytes per second written
-/// while the keys ran and the key-to-frame p50/p95 of `--stats` (key read → frame presented; the
+/// to load, arrow keys every 100 ms for S seconds, then `q`. Prints the bytes of the whole run
+/// (kitty's uploads of every frame are in it), the bytes per second written while the keys ran and the key-to-frame p50/p95 of `--stats` (key read → frame presented; the
 /// time a real terminal then takes to parse the bytes ahead of the frame is not in it), and the CPU
 /// time the gallery used over the whole run (loading, decoding, painting frames).
 enum AnimateBench {
@@ -28,8 +28,8 @@ enum AnimateBench {
                 }
             }
         }
-        print("| renderer | --animate | bytes/s while keys run | key-to-frame p50 | p95 | CPU of the whole run |")
-        print("|---|---|---|---|---|---|")
+        print("| renderer | --animate | bytes, whole run | bytes/s while keys run | key-to-frame p50 | p95 | CPU of the whole run |")
+        print("|---|---|---|---|---|---|---|")
         for renderer in renderers {
             for animate in ["off", "on"] {
                 var runner = PtyRunner()
@@ -50,7 +50,7 @@ enum AnimateBench {
                 runner.keys = keys
                 runner.window = (start, start + seconds)
                 guard let result = try? runner.run([binary, "--stats", "--renderer", renderer, "--animate", animate, images.path]) else {
-                    print("| \(renderer) | \(animate) | failed to run | | | |")
+                    print("| \(renderer) | \(animate) | failed to run | | | | |")
                     continue
                 }
                 let text = (try? String(contentsOfFile: stats, encoding: .utf8)) ?? ""
@@ -59,7 +59,7 @@ enum AnimateBench {
                         .flatMap { line in line.split(separator: " ").dropLast().last.map { "\($0) ms" } } ?? "-"
                 }
                 let rate = Double(result.windowBytes) / seconds
-                print("| \(renderer) | \(animate) | \(String(format: "%.0f kB/s", rate / 1000)) | \(milliseconds("key-to-frame p50")) | \(milliseconds("key-to-frame p95")) | \(String(format: "%.1f s of %.0f s", result.cpuSeconds, result.seconds)) |")
+                print("| \(renderer) | \(animate) | \(String(format: "%.1f MB", Double(result.bytes) / 1e6)) | \(String(format: "%.0f kB/s", rate / 1000)) | \(milliseconds("key-to-frame p50")) | \(milliseconds("key-to-frame p95")) | \(String(format: "%.1f s of %.0f s", result.cpuSeconds, result.seconds)) |")
             }
         }
     }

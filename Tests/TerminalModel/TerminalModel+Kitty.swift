@@ -1,7 +1,8 @@
 import CVTerm
 import TerminalGraphics
 
-/// kitty graphics (`ESC _ G keys ; payload ESC \`): transmit (`a=t`, chunked with `m=1`), put
+/// kitty graphics (`ESC _ G keys ; payload ESC \`): transmit (`a=t`, chunked with `m=1`; an
+/// animation's further frames `a=f` and its control `a=a`, checked only for their image), put
 /// (`a=p`), transmit-and-put (`a=T`), delete (`a=d` with `d=a/A/i/I`), with kitty 0.26's semantics:
 /// a put of an image it does not hold fails (ENOENT, a diagnostic) and shows nothing; an uppercase
 /// delete frees the image's data and also that of every image without a placement at that moment.
@@ -21,8 +22,13 @@ extension TerminalModel {
             return
         }
         switch keys["a"] ?? "t" {
-        case "t", "T":
+        case "t", "T", "f":
             if keys["m"] == "1" { kittyPending = keys } else { finishTransmission(keys) }
+        case "a":
+            // Animation control: the model shows image identities, not frames; it checks the image exists.
+            if let id = UInt32(keys["i"] ?? ""), kittyImages[id] == nil {
+                diagnostics.append("ENOENT: animation control for non-existent image i=\(id)")
+            }
         case "p": put(keys)
         case "d": delete(keys)
         case "q": break
@@ -33,6 +39,11 @@ extension TerminalModel {
     private func finishTransmission(_ keys: [String: String]) {
         guard let id = UInt32(keys["i"] ?? "") else {
             diagnostics.append("kitty: transmission without an image id")
+            return
+        }
+        if keys["a"] == "f" {
+            // A further frame of an animation (`a=f`): the image must exist; what it shows is its identity.
+            if kittyImages[id] == nil { diagnostics.append("ENOENT: frame for non-existent image i=\(id)") }
             return
         }
         kittyImages[id] = (Int(keys["s"] ?? "") ?? 0, Int(keys["v"] ?? "") ?? 0)

@@ -37,9 +37,17 @@ public struct KittyCommand: Sendable, Hashable {
     /// `commands`, keyed by image id: base64 joined, decoded, inflated when `o=z`.
     public static func transmitted(_ commands: [KittyCommand]) -> [UInt32: (keys: [String: String], data: [UInt8])] {
         var result: [UInt32: (keys: [String: String], data: [UInt8])] = [:]
+        for sent in transmissions(commands) where sent.keys["a"] != "f" { result[sent.id] = (sent.keys, sent.data) }
+        return result
+    }
+
+    /// Every transmission in `commands`, in order: images (`a=t`/`a=T`) and animation frames
+    /// (`a=f`), each with its continuation chunks joined, decoded and inflated when `o=z`.
+    public static func transmissions(_ commands: [KittyCommand]) -> [(id: UInt32, keys: [String: String], data: [UInt8])] {
+        var result: [(id: UInt32, keys: [String: String], data: [UInt8])] = []
         var current: (id: UInt32, keys: [String: String], base64: [UInt8])?
         for command in commands {
-            if let action = command.keys["a"], action == "t" || action == "T" {
+            if let action = command.keys["a"], action == "t" || action == "T" || action == "f" {
                 current = (UInt32(command.keys["i"] ?? "") ?? 0, command.keys, command.payload)
             } else if command.keys["a"] == nil, command.keys["m"] != nil, current != nil {
                 current?.base64 += command.payload
@@ -53,7 +61,7 @@ public struct KittyCommand: Sendable, Hashable {
                 let width = Int(open.keys["s"] ?? "") ?? 0, height = Int(open.keys["v"] ?? "") ?? 0
                 data = Zlib.inflate(data, capacity: width * height * 4) ?? []
             }
-            result[open.id] = (open.keys, data)
+            result.append((open.id, open.keys, data))
         }
         return result
     }

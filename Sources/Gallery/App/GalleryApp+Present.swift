@@ -16,6 +16,7 @@ extension GalleryApp {
         pictures.paintAnimationFrames(cellPixels: cellPixels)
         frame.released = pictures.painter.takeReleasedUploads()
         frame.scroll = scrollSinceLastFrame()
+        frame.animationsPlay = !pictures.animations.isPaused
         checkPaintInvariant(frame)
         screen.present(frame, repaintAll: repaintAll)
         frames.presentedFrame()

@@ -222,6 +222,7 @@ public final class GalleryApp {
                 if gained, settings.repaintOnFocus { repaintAll = true }
                 // Nobody watches a window without focus: its animations hold their frames.
                 pictures.animations.pausedByFocus = !gained
+                dirty = true  // the terminal's own animations (kitty) stop or play with the next frame
                 continue
             }
             input.keysRead += 1

@@ -44,7 +44,7 @@ struct AnimationPlayer {
     init(image: Image, now: Double, ring: Ring) {
         imageID = image.id
         loopCount = image.loopCount
-        durations = image.frames.map { max(0.02, $0.duration > 0 ? $0.duration : 0.1) }
+        durations = image.frames.map(\.displayDuration)
         deadline = durations.isEmpty ? nil : now + durations[0]
         self.ring = ring
     }

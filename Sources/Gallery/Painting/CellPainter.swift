@@ -11,6 +11,14 @@ public protocol CellPainter: Sendable {
     /// What `paint` would return when it is already encoded (a cache hit); nil otherwise. Never
     /// encodes: cheap enough for the UI thread.
     func painted(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage?
+    /// Whether the terminal plays animations itself (kitty): `paintAnimation` paints every frame
+    /// into one picture, and nothing is sent per frame after it.
+    var playsAnimations: Bool { get }
+    /// Paints every frame of animated `image` as one picture the terminal plays; nil when it
+    /// cannot (or the painter does not play animations).
+    func paintAnimation(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage?
+    /// What `paintAnimation` would return when it is already encoded; nil otherwise. Never encodes.
+    func paintedAnimation(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage?
     /// Upload ids (`RenderedImage.upload`) whose data the painter dropped since the last call: the
     /// terminal may free them.
     func takeReleasedUploads() -> [UInt32]
@@ -22,6 +30,12 @@ public protocol CellPainter: Sendable {
 extension CellPainter {
     /// Nothing at hand: painters without a cache.
     public func painted(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? { nil }
+    /// No: the gallery plays animations frame by frame (`CellAnimations`).
+    public var playsAnimations: Bool { false }
+    /// Nil: painters that do not play animations.
+    public func paintAnimation(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? { nil }
+    /// Nil: painters that do not play animations.
+    public func paintedAnimation(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? { nil }
     /// None: painters without uploads.
     public func takeReleasedUploads() -> [UInt32] { [] }
     /// Nil: a painter that does not say shows every pixel of its cells.

@@ -11,7 +11,9 @@ import TerminalGraphics
 /// afterwards — the same rule `ImageSlot` applies to load results.
 ///
 /// Also owns the animations playing on screen (`CellAnimations`: the full view's, and each cell's
-/// with `--animate`) and encoding the next screen ahead. UI thread only.
+/// with `--animate`, frame by frame; where the terminal plays animations itself (kitty) a cell's
+/// picture is its whole animation instead, `terminalPlays`) and encoding the next screen ahead. UI
+/// thread only.
 final class CellPictures {
     /// A picture: what was painted, and for which image at which size.
     struct Picture {
@@ -48,6 +50,13 @@ final class CellPictures {
     private(set) var paintsInFlight = 0
     /// Items whose pictures were encoded ahead, with the size they were encoded for.
     private var encodedAhead: [Int: CellSize] = [:]
+    /// Cells whose animation the terminal plays (`CellPainter.playsAnimations`): their picture is
+    /// every frame at once, sent once, and no player ticks for them.
+    private(set) var terminalPlays: Set<SlotID> = []
+    /// The most decoded frame bytes a cell's animation may have for the terminal to play it: all of
+    /// them go in one upload, which the terminal parses ahead of the next key's frame (the demo's
+    /// 12 animations sent 0.37 MB each). A longer one plays frame by frame within the byte budget.
+    static let terminalAnimationLimit = 8 << 20
 
     /// Creates the owner; `post` delivers a finished paint to the UI thread (the inbox).
     init(painter: CellPainter, post: @escaping @Sendable (PaintResult) -> Void) {
@@ -86,17 +95,20 @@ final class CellPictures {
     /// same size, or nothing (the frame shows the placeholder).
     func picture(for slot: SlotID, cells: CellSize, cellPixels: PixelSize, now: Double) -> RenderedImage? {
         guard let image = records[slot]?.image else { return nil }
+        let animation = playsInTerminal(slot, image)
         if let player = animations.player(of: slot), player.imageID == image.id {
             animations.drawn(slot, in: cells)
             // Until its first frame is painted, the still picture (painted as a thumbnail) stands in.
             if let playing = animations.player(of: slot), playing.cells == cells, let frame = playing.picture { return frame }
         }
-        let key = PictureKey(image: image.id, cells: cells)
+        let key = PictureKey(image: image.id, cells: cells, animation: animation)
         guard var record = records[slot] else { return nil }
         defer { records[slot] = record }
         if let shown = record.shown, shown.key == key { return shown.painted }
         if record.failed == key { return nil }
-        if let ready = painter.painted(image, cells: cells, cellPixels: cellPixels) {
+        let ready = animation ? painter.paintedAnimation(image, cells: cells, cellPixels: cellPixels)
+            : painter.painted(image, cells: cells, cellPixels: cellPixels)
+        if let ready {
             record.shown = Picture(key: key, painted: ready)
             record.pending = nil
             return ready
@@ -107,7 +119,8 @@ final class CellPictures {
             let painter = painter, post = post, generation = record.generation
             Self.queue.async {
                 post(PaintResult(slot: slot, generation: generation, key: key, frame: nil,
-                                 painted: painter.paint(image, cells: cells, cellPixels: cellPixels)))
+                                 painted: animation ? painter.paintAnimation(image, cells: cells, cellPixels: cellPixels)
+                                     : painter.paint(image, cells: cells, cellPixels: cellPixels)))
             }
         }
         if let previous = record.shown, previous.key.cells == cells { return previous.painted }
@@ -137,15 +150,24 @@ final class CellPictures {
     /// cell whose image is final.
     func isShownOrPainting(_ slot: SlotID, cells: CellSize) -> Bool {
         guard let record = records[slot], let image = record.image else { return false }
-        let key = PictureKey(image: image.id, cells: cells)
+        let key = PictureKey(image: image.id, cells: cells, animation: playsInTerminal(slot, image))
         return record.shown?.key == key || record.pending == key || record.failed == key
     }
 
     /// Plays the animated images of `slots` (in priority order, each with its ring of painted
-    /// frames); every other animation stops.
+    /// frames); every other animation stops. Where the terminal plays animations, the cells' play
+    /// there (the full view's frames, and a cell's over `terminalAnimationLimit`, too large to send
+    /// at once, still go one by one).
     func followAnimations(_ slots: [(slot: SlotID, ring: AnimationPlayer.Ring)], now: Double) {
-        animations.follow(slots.compactMap { entry in records[entry.slot]?.image.map { (entry.slot, $0, entry.ring) } }, now: now)
+        terminalPlays = painter.playsAnimations ? Set(slots.filter { entry in
+            entry.ring == .cell && (records[entry.slot]?.image.map { $0.cost <= Self.terminalAnimationLimit } ?? false)
+        }.map(\.slot)) : []
+        animations.follow(slots.filter { !terminalPlays.contains($0.slot) }
+            .compactMap { entry in records[entry.slot]?.image.map { (entry.slot, $0, entry.ring) } }, now: now)
     }
+
+    /// Whether `slot`'s picture of `image` is its whole animation, played by the terminal.
+    private func playsInTerminal(_ slot: SlotID, _ image: Image) -> Bool { image.isAnimated && terminalPlays.contains(slot) }
 
     /// Advances the animations; true when a frame changed.
     func tickAnimations(now: Double) -> Bool { animations.tick(now: now) }
@@ -190,6 +212,8 @@ struct PictureKey: Sendable, Hashable {
     var image: UInt64
     /// The rectangle it is painted for.
     var cells: CellSize
+    /// Whether it is the whole animation, for the terminal to play.
+    var animation = false
 }
 
 /// A paint the queue finished, on its way to the UI thread (`GalleryEvent.painted`).

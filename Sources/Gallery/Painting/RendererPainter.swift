@@ -41,14 +41,34 @@ public struct RendererPainter: CellPainter {
         return cache.value(for: key).map { identified($0, image: image, cells: cells) }
     }
 
-    private func identified(_ rendered: RenderedImage, image: Image, cells: CellSize) -> RenderedImage {
+    private func identified(_ rendered: RenderedImage, image: Image, cells: CellSize, animation: Bool = false) -> RenderedImage {
         var rendered = rendered
         var hasher = Hasher()
         hasher.combine(image.id)
         hasher.combine(cells)
         hasher.combine(renderer.identity)
+        hasher.combine(animation)
         rendered.identity = UInt64(bitPattern: Int64(hasher.finalize()))
         return rendered
+    }
+
+    /// Whether the renderer's terminal plays animations (kitty).
+    public var playsAnimations: Bool { renderer is any AnimationRenderer }
+
+    /// Every frame of `image` inside `cells`, as one picture the terminal plays (kitty).
+    public func paintAnimation(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? {
+        guard cells.columns > 0, cells.rows > 0, let renderer = renderer as? any AnimationRenderer,
+              let rendered = try? cache.renderAnimation(image, cells: cells, cellPixelSize: .cell(width: cellPixels.width, height: cellPixels.height),
+                                                        with: renderer) else { return nil }
+        return identified(rendered, image: image, cells: cells, animation: true)
+    }
+
+    /// The encoded-output cache's animation of `image` in `cells`, if it holds one.
+    public func paintedAnimation(_ image: Image, cells: CellSize, cellPixels: PixelSize) -> RenderedImage? {
+        guard cells.columns > 0, cells.rows > 0, playsAnimations else { return nil }
+        let key = EncodedOutputKey(imageID: image.id, cells: cells, renderer: renderer.identity,
+                                   cellPixelSize: .cell(width: cellPixels.width, height: cellPixels.height), animation: true)
+        return cache.value(for: key).map { identified($0, image: image, cells: cells, animation: true) }
     }
 
     /// kitty images the encoded-output cache dropped (their data can be freed in the terminal).

@@ -11,6 +11,9 @@ public struct Frame: Sendable, Hashable {
     /// How the content moved since the previous frame, when it moved by whole lines (the grid
     /// scrolled): a screen that can scroll the terminal sends only what the scroll exposed.
     public var scroll: FrameScroll?
+    /// Whether the animations the terminal plays itself (kitty) play, or stand on their first frame
+    /// (paused with `a`, or the window lost focus).
+    public var animationsPlay = true
 
     /// Creates a frame.
     public init(grid: CellGrid, placements: [BitmapPlacement] = [], released: [UInt32] = [], scroll: FrameScroll? = nil) {

@@ -62,6 +62,8 @@ struct FramePresenter {
         // everything again.
         if repaintAll { writer.reset() }
         let released = writer.release(frame.released)
+        // The terminal's own animations (kitty) stop or play again.
+        let animationControl = writer.setAnimationsPlay(frame.animationsPlay)
         // Curses with the terminal's scroll capabilities (no private terminfo entry could be made):
         // when rows of text moved it may scroll them, and the terminal moves the images on them too:
         // then every blank cell is erased after the text and every image written again.
@@ -75,7 +77,7 @@ struct FramePresenter {
         // Kitty's `d=I` and its screen clear free every unplaced image, uploads included: then the
         // uploads follow inside the update.
         out.uploads = released.isEmpty && !repaintAll ? writer.uploads(for: plan) : []
-        out.beforeText = strategy.frameStart + scrollBytes + released
+        out.beforeText = strategy.frameStart + scrollBytes + released + animationControl
             + FrameWriter.clearing(plan.cleared, erasing: plan.erased, strategy: strategy)
         if moved { out.afterText = FrameWriter.clearing(FrameWriter.blankRuns(of: grid, outside: []), strategy: strategy) }
         out.afterText += writer.bytes(for: plan) + strategy.frameEnd  // the uploads not sent early, then the placements

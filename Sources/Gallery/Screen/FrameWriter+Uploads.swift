@@ -42,11 +42,14 @@ extension FrameWriter {
         var out: [UInt8] = []
         for placement in plan.emit {
             guard let upload = placement.image.upload else { continue }
-            uploads.tmuxPassthrough = upload.tmuxPassthrough
-            out += uploads.upload(id: upload.id, bytes: upload.bytes)
+            out += uploads.upload(upload)
         }
         return out
     }
+
+    /// Plays or stops the animations the terminal holds (kitty plays them itself), when that
+    /// changes; an animation uploaded later starts as the others are.
+    public mutating func setAnimationsPlay(_ play: Bool) -> [UInt8] { uploads.setAnimationsPlay(play) }
 
     /// Bytes that leave nothing of ours on screen when the program quits (kitty: every placement and
     /// image deleted by id, then `a=d,d=A`, when anything was uploaded); the writer forgets everything.

@@ -12,13 +12,16 @@ public struct EncodedOutputKey: Sendable, Hashable {
     public var renderer: RendererIdentity
     /// The cell pixel size.
     public var cellPixelSize: PixelSize
+    /// Whether it is the whole animation the terminal plays (`AnimationRenderer`), not a still.
+    public var animation: Bool
 
     /// Creates a key.
-    public init(imageID: UInt64, cells: CellSize, renderer: RendererIdentity, cellPixelSize: PixelSize) {
+    public init(imageID: UInt64, cells: CellSize, renderer: RendererIdentity, cellPixelSize: PixelSize, animation: Bool = false) {
         self.imageID = imageID
         self.cells = cells
         self.renderer = renderer
         self.cellPixelSize = cellPixelSize
+        self.animation = animation
     }
 }
 
@@ -122,6 +125,19 @@ public final class EncodedOutputCache: Sendable {
         let key = EncodedOutputKey(imageID: image.id, cells: cells, renderer: renderer.identity, cellPixelSize: cellPixelSize)
         if let hit = value(for: key) { return hit }
         let rendered = try renderer.render(image, cells: cells, cellPixelSize: cellPixelSize)
+        state.withLock { $0.statistics.encodes += 1 }
+        insert(rendered, for: key)
+        return rendered
+    }
+
+    /// The cached animation of `image` for the terminal to play, or a fresh encode of every frame
+    /// (stored), as `render`.
+    public func renderAnimation(
+        _ image: Image, cells: CellSize, cellPixelSize: PixelSize, with renderer: any AnimationRenderer
+    ) throws(RenderError) -> RenderedImage {
+        let key = EncodedOutputKey(imageID: image.id, cells: cells, renderer: renderer.identity, cellPixelSize: cellPixelSize, animation: true)
+        if let hit = value(for: key) { return hit }
+        let rendered = try renderer.renderAnimation(image, cells: cells, cellPixelSize: cellPixelSize)
         state.withLock { $0.statistics.encodes += 1 }
         insert(rendered, for: key)
         return rendered

@@ -17,6 +17,13 @@ public protocol ImageRenderer: Sendable {
     func render(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage
 }
 
+/// A renderer whose terminal plays animations itself (kitty's animation protocol): every frame is
+/// sent once, and nothing per frame after that.
+public protocol AnimationRenderer: ImageRenderer {
+    /// Renders every frame of `image` to fit inside `cells`, as one picture the terminal plays.
+    func renderAnimation(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage
+}
+
 /// Which renderer, for selection and cache keys.
 public enum RendererKind: Sendable, Hashable, CustomStringConvertible {
     /// DEC sixel via libsixel.

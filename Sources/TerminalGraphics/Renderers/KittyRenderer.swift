@@ -14,7 +14,7 @@ import Zlib
 /// a virtual placement of the covered cells (`a=T,U=1,c=…,r=…`) and the picture is text: one row of
 /// placeholder cells per cell row (`RenderedImage.rows`), which the terminal, and tmux, move and
 /// erase like any text. Nothing is placed by id and nothing needs deleting when text covers it.
-public struct KittyRenderer: ImageRenderer {
+public struct KittyRenderer: AnimationRenderer {
     /// Background for the identity (kitty composites alpha against the real background itself).
     public var background: RGBColor
     /// Whether to wrap every command for tmux passthrough.
@@ -40,9 +40,10 @@ public struct KittyRenderer: ImageRenderer {
     static let salt = UInt64.random(in: 1...UInt64.max)
 
     /// The wire id for an image at a scaled size: a mix of both (and of the process salt), 32 bits,
-    /// never 0.
-    public static func imageID(for image: Image, size: PixelSize) -> UInt32 {
-        var x = (image.id ^ salt) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(size.width) << 20 ^ UInt64(size.height)
+    /// never 0. An animation the terminal plays has an id of its own (its first frame as a still
+    /// does not replace it).
+    public static func imageID(for image: Image, size: PixelSize, animated: Bool = false) -> UInt32 {
+        var x = (image.id ^ salt ^ (animated ? 0xA5A5_0000_0000_0000 : 0)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(size.width) << 20 ^ UInt64(size.height)
         x ^= x >> 31
         x = x &* 0xBF58_476D_1CE4_E5B9
         x ^= x >> 29
@@ -55,8 +56,38 @@ public struct KittyRenderer: ImageRenderer {
     public func render(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage {
         try validate(image, cells: cells)
         let size = image.size.scaledToFit(cellPixelSize.pixels(for: cells))
-        let rgba = image.pixels(scaledTo: size)
         let id = Self.imageID(for: image, size: size)
+        let covered = covered(size, cells: cells, cellPixelSize: cellPixelSize)
+        let transmit = firstFrame(image.pixels(scaledTo: size), size: size, id: id, cells: covered)
+        return picture(id: id, transmit: transmit, size: size, cells: covered, loops: nil)
+    }
+
+    /// Renders every frame of `image` into at most `cells` as one kitty animation, which the terminal
+    /// plays itself: the first frame transmitted as a still is, its gap set (`a=a,r=1,z=…`), every
+    /// further frame added to the image (`a=f`, its gap in `z`, drawn over transparent pixels: the
+    /// decoder's frames are whole canvases). Nothing plays until `KittyRenderer.animation` says so
+    /// (`KittySession` sends it after the upload). A still image renders as `render` does.
+    public func renderAnimation(_ image: Image, cells: CellSize, cellPixelSize: PixelSize) throws(RenderError) -> RenderedImage {
+        guard image.isAnimated else { return try render(image, cells: cells, cellPixelSize: cellPixelSize) }
+        try validate(image, cells: cells)
+        let size = image.size.scaledToFit(cellPixelSize.pixels(for: cells))
+        let id = Self.imageID(for: image, size: size, animated: true)
+        let covered = covered(size, cells: cells, cellPixelSize: cellPixelSize)
+        var transmit = firstFrame(image.frameImage(0).pixels(scaledTo: size), size: size, id: id, cells: covered)
+        for (index, frame) in image.frames.enumerated() {
+            let gap = Int((frame.displayDuration * 1000).rounded())
+            if index == 0 {
+                transmit += wrap(Self.command("a=a,i=\(id),r=1,z=\(gap),q=2", payload: []))
+                continue
+            }
+            transmit += chunks(image.frameImage(index).pixels(scaledTo: size), size: size, keys: "a=f,x=0,y=0,z=\(gap)", id: id)
+        }
+        return picture(id: id, transmit: transmit, size: size, cells: covered, loops: image.loopCount)
+    }
+
+    /// The cells a picture of `size` pixels covers within `cells` (placeholders address at most
+    /// `KittyPlaceholders.maximumCells` a side).
+    private func covered(_ size: PixelSize, cells: CellSize, cellPixelSize: PixelSize) -> CellSize {
         var covered = CellSize(
             columns: min(cells.columns, (size.width + cellPixelSize.width - 1) / cellPixelSize.width),
             rows: min(cells.rows, (size.height + cellPixelSize.height - 1) / cellPixelSize.height))
@@ -64,7 +95,20 @@ public struct KittyRenderer: ImageRenderer {
             covered.columns = min(covered.columns, KittyPlaceholders.maximumCells)
             covered.rows = min(covered.rows, KittyPlaceholders.maximumCells)
         }
+        return covered
+    }
 
+    /// The transmission of an image's data under `id` (with a virtual placement over `cells` for
+    /// placeholders).
+    private func firstFrame(_ rgba: [UInt8], size: PixelSize, id: UInt32, cells: CellSize) -> [UInt8] {
+        let action = placeholders ? "a=T,U=1,c=\(cells.columns),r=\(cells.rows)" : "a=t"
+        return chunks(rgba, size: size, keys: action, id: id)
+    }
+
+    /// `rgba` as commands for image `id` starting with `keys`: raw RGB (`f=24`) when opaque, else
+    /// RGBA, deflated when that is smaller, in base64 chunks of at most `chunkSize`, each wrapped for
+    /// passthrough.
+    private func chunks(_ rgba: [UInt8], size: PixelSize, keys: String, id: UInt32) -> [UInt8] {
         var format = 32
         var raw = rgba
         if Self.isOpaque(rgba) {
@@ -82,29 +126,31 @@ public struct KittyRenderer: ImageRenderer {
             compression = ",o=z"
         }
         let payload = Array(Data(raw).base64EncodedString().utf8)
-        var transmit: [UInt8] = []
-        transmit.reserveCapacity(payload.count + payload.count / Self.chunkSize * 40 + 64)
+        var out: [UInt8] = []
+        out.reserveCapacity(payload.count + payload.count / Self.chunkSize * 40 + 64)
         var offset = 0
         repeat {
             let end = min(payload.count, offset + Self.chunkSize)
             let more = end < payload.count ? 1 : 0
-            let action = placeholders ? "a=T,U=1,c=\(covered.columns),r=\(covered.rows)" : "a=t"
-            let keys = offset == 0
-                ? "\(action),f=\(format)\(compression),s=\(size.width),v=\(size.height),i=\(id),q=2,m=\(more)"
+            let first = offset == 0
+                ? "\(keys),f=\(format)\(compression),s=\(size.width),v=\(size.height),i=\(id),q=2,m=\(more)"
                 : "m=\(more),q=2"
-            transmit += wrap(Self.command(keys, payload: payload[offset..<end]))
+            out += wrap(Self.command(first, payload: payload[offset..<end]))
             offset = end
         } while offset < payload.count
-        let upload = ImageUpload(id: id, bytes: transmit, tmuxPassthrough: tmuxPassthrough)
+        return out
+    }
+
+    /// The picture of a transmission: placeholder rows over it, or a placement by id.
+    private func picture(id: UInt32, transmit: [UInt8], size: PixelSize, cells: CellSize, loops: Int?) -> RenderedImage {
+        let upload = ImageUpload(id: id, bytes: transmit, tmuxPassthrough: tmuxPassthrough, animationLoops: loops)
         if placeholders {
-            let rows = KittyPlaceholders.rows(imageID: id, cells: covered)
-            return RenderedImage(
-                kind: .kittyPlaceholders, bytes: transmit + RenderedImage.joinRows(rows, columns: covered.columns), rows: rows,
-                cells: covered, pixelSize: size, upload: upload)
+            let rows = KittyPlaceholders.rows(imageID: id, cells: cells)
+            return RenderedImage(kind: .kittyPlaceholders, bytes: transmit + RenderedImage.joinRows(rows, columns: cells.columns),
+                                 rows: rows, cells: cells, pixelSize: size, upload: upload)
         }
-        let place = Self.placement(imageID: id, cells: covered, tmuxPassthrough: tmuxPassthrough)
-        return RenderedImage(
-            kind: .kitty, bytes: transmit + place, cells: covered, pixelSize: size, upload: upload)
+        let place = Self.placement(imageID: id, cells: cells, tmuxPassthrough: tmuxPassthrough)
+        return RenderedImage(kind: .kitty, bytes: transmit + place, cells: cells, pixelSize: size, upload: upload)
     }
 
     static func isOpaque(_ rgba: [UInt8]) -> Bool {
@@ -156,6 +202,15 @@ public struct KittyRenderer: ImageRenderer {
     /// to its sixel and iTerm2 placements too, which text never erases.
     public static func deletePlacements(atColumn column: Int, row: Int) -> [UInt8] {
         command("a=d,d=p,x=\(column + 1),y=\(row + 1),q=2", payload: [])
+    }
+
+    /// Plays an animation the terminal holds (`a=a,s=3`, looping `loops` times, 0: forever, as
+    /// kitty's `v` counts one more) or stops it on its first frame (`a=a,s=1,c=1`: the same picture
+    /// as after a repaint, which uploads it again).
+    public static func animation(imageID id: UInt32, playing: Bool, loops: Int, tmuxPassthrough: Bool = false) -> [UInt8] {
+        let keys = playing ? "a=a,i=\(id),s=3,v=\(loops > 0 ? loops + 1 : 1),q=2" : "a=a,i=\(id),s=1,c=1,q=2"
+        let bytes = command(keys, payload: [])
+        return tmuxPassthrough ? TmuxPassthrough.wrap(bytes) : bytes
     }
 
     /// Removes every placement on screen and frees the data of every image (`a=d,d=A`): on quit.

@@ -9,6 +9,8 @@ import Testing
 @Suite struct GalleryAppAnimationTests {
     static let colours = ["255;0;0", "0;255;0", "0;0;255"]
 
+    static func count(_ screen: InMemoryScreen, _ text: String) -> Int { shown(screen).components(separatedBy: text).count - 1 }
+
     static func shown(_ screen: InMemoryScreen) -> String { screen.written.map { String(decoding: $0, as: UTF8.self) }.joined() }
 
     /// Waits (15 s at most) until every frame colour was written.
@@ -76,5 +78,30 @@ import Testing
         }, "only the cells on the last screen play")
         harness.type("q")
         #expect(await harness.finish())
+    }
+
+    /// kitty plays the cells' animations itself (issue 32): each cell's picture is its whole
+    /// animation, uploaded once (`a=f` for every further frame) and set playing (`a=a,s=3`); no
+    /// player ticks and the loop settles, so nothing more is written while the terminal plays. `a`
+    /// stops them on their first frame (`s=1,c=1`, what a repaint shows) and plays them again.
+    @Test func kittyPlaysTheCellsAnimationsItself() async throws {
+        let painter = RendererPainter(renderer: KittyRenderer())
+        let harness = try AppHarness(count: 2, source: RecordingSource(animated: true), painter: painter,
+                                     model: Self.model(count: 2, animates: true))
+        #expect(await harness.untilUI { $0.app.isSettled && Self.count($0.screen, ",s=3,v=1,") == 2 }, "both animations uploaded and playing")
+        #expect(Self.count(harness.screen, "a=f,") == 2 * 2, "every further frame sent once per animation")
+        #expect(await harness.onUI { h in h.app.pictures.animations.players.isEmpty && h.app.pictures.terminalPlays.count == 2 } == true)
+        #expect(await harness.onUI { $0.app.pictures.animations.millisecondsToNextFrame(now: GalleryApp.now()) } == Optional<Int32>.none,
+                "no frame timer: the loop sleeps while kitty plays")
+        let written = await harness.onUI { $0.screen.written.reduce(0) { $0 + $1.count } } ?? 0
+        harness.type("a")
+        #expect(await harness.untilUI { $0.app.isSettled && Self.count($0.screen, ",s=1,c=1,") == 2 }, "paused: each stands on its first frame")
+        let paused = await harness.onUI { $0.screen.written.reduce(0) { $0 + $1.count } } ?? 0
+        #expect(paused - written < 200, "pausing sends two commands, not the frames again (\(paused - written) B)")
+        harness.type("a")
+        #expect(await harness.untilUI { $0.app.isSettled && Self.count($0.screen, ",s=3,v=1,") == 4 }, "playing again")
+        harness.type("q")
+        #expect(await harness.finish())
+        #expect(Self.count(harness.screen, "a=f,") == 2 * 2, "no frame sent twice")
     }
 }

@@ -5,8 +5,9 @@ import TestSupport
 /// Thumbnails that move (issue 32), in real terminals: the demo's last screen holds its three
 /// animations (GIF, animated WebP, GIF); they play in the grid (two screenshots 200 ms apart
 /// differ), and once `a` pauses them the settled screen equals the screen after Ctrl-L
-/// (`ScreenOracle`). xterm (sixel within the byte budget), kitty 0.26 (each frame's image once,
-/// then placements), tmux 3.5a in xterm, and tmux inside kitty 0.41 (Unicode placeholders).
+/// (`ScreenOracle`). xterm (sixel within the byte budget), kitty 0.26 (the terminal plays them: the
+/// gallery settles and writes nothing while they move), tmux 3.5a in xterm, and tmux inside kitty
+/// 0.41 (Unicode placeholders over animations kitty plays).
 @Suite(.endToEnd, EndToEnd.needs(.convert), .serialized)
 struct AnimatedCellsGalleryTests {
     @Test(.timeLimit(.minutes(5)), arguments: ["xterm", "kitty", "tmux", "tmux-kitty-0.41"])
@@ -31,6 +32,10 @@ struct AnimatedCellsGalleryTests {
                 }
             }
             try terminal.key("G")
+            // kitty plays the cells' animations itself: once their frames are uploaded the gallery
+            // settles, and writes nothing more while they move.
+            let settled = kind == .kitty ? terminal.settleLog?.waitSettled(keys: terminal.keysSent, timeout: 60) : nil
+            if kind == .kitty { #expect(settled != nil, "kitty: the gallery never settled while its cells played") }
             // Playing: two screenshots 200 ms apart differ (once the last screen has loaded).
             let first = before + ".play-1.png", second = before + ".play-2.png"
             let moving = GraphicalTerminal.waitUntil(timeout: 60) {
@@ -41,6 +46,12 @@ struct AnimatedCellsGalleryTests {
             }
             ScreenOracle.keep([first, second])
             #expect(moving, "the animated cells never moved in \(which)")
+            if let settled, let log = terminal.settleLog {
+                let later = log.lines.filter { line in
+                    line.hasPrefix("frame ") && (Int(line.split(separator: " ")[1]) ?? 0) > settled.frame
+                }
+                #expect(later.isEmpty, "kitty: frames written while the terminal played: \(later.prefix(3))")
+            }
         }
     }
 }

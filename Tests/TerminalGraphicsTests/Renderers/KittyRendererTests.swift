@@ -56,6 +56,44 @@ func kittyCommands(_ bytes: [UInt8]) -> [(keys: [String: String], payload: [UInt
         #expect(sent == scaled.enumerated().filter { $0.offset % 4 != 3 }.map(\.element))
     }
 
+    /// An animation kitty plays itself (issue 32): its first frame transmitted as a still is, under
+    /// an id of its own, its gap set on frame 1 (`a=a,r=1,z`), every further frame added with `a=f`
+    /// and its gap (a GIF delay of 0 shows for 100 ms, as the gallery's players show it); the loop
+    /// count rides on the upload for the session's play command.
+    @Test func anAnimationIsEveryFrameOnceWithItsGaps() throws {
+        let colours: [[UInt8]] = [[200, 10, 10, 255], [10, 200, 10, 255], [10, 10, 200, 255]]
+        let durations = [0.05, 0, 0.2]
+        let frames = zip(colours, durations).map { c, d in ImageFrame(pixels: Array((0..<(30 * 20)).map { _ in c }.joined()), duration: d) }
+        let image = Image(width: 30, height: 20, pixels: frames[0].pixels, frames: frames, loopCount: 2)
+        let out = try KittyRenderer().renderAnimation(image, cells: CellSize(columns: 3, rows: 1), cellPixelSize: cell)
+        let upload = try #require(out.upload)
+        #expect(upload.animationLoops == 2)
+        let still = try KittyRenderer().render(image, cells: CellSize(columns: 3, rows: 1), cellPixelSize: cell)
+        #expect(still.upload?.id != upload.id && still.upload?.animationLoops == nil, "the still keeps an id of its own")
+        let commands = KittyCommand.parse(upload.bytes)
+        let sent = KittyCommand.transmissions(commands)
+        #expect(sent.map { $0.keys["a"] } == ["t", "f", "f"])
+        #expect(sent.allSatisfy { $0.id == upload.id && $0.keys["f"] == "24" })
+        #expect(sent.map(\.data) == colours.map { c in Array((0..<(30 * 20)).map { _ in c.prefix(3) }.joined()) })
+        #expect(sent.dropFirst().map { $0.keys["z"] } == ["100", "200"])
+        #expect(commands.contains { $0.keys == ["a": "a", "i": "\(upload.id)", "r": "1", "z": "50", "q": "2"] })
+        #expect(commands.allSatisfy { $0.keys["q"] == "2" })
+        // The session sends it once, then plays it; paused, it stands on its first frame.
+        var session = KittySession()
+        let first = session.upload(upload)
+        #expect(first.starts(with: upload.bytes))
+        #expect(Array(first.dropFirst(upload.bytes.count)) == bytes("\u{1B}_Ga=a,i=\(upload.id),s=3,v=3,q=2\u{1B}\\"))
+        #expect(session.upload(upload).isEmpty)
+        #expect(session.setAnimationsPlay(false) == bytes("\u{1B}_Ga=a,i=\(upload.id),s=1,c=1,q=2\u{1B}\\"))
+        #expect(session.setAnimationsPlay(false).isEmpty, "only a change is sent")
+        _ = session.free([upload.id])
+        #expect(session.setAnimationsPlay(true).isEmpty, "a freed animation is not played")
+        // Uploaded while paused, it stays on its first frame.
+        var paused = KittySession()
+        _ = paused.setAnimationsPlay(false)
+        #expect(Array(paused.upload(upload).dropFirst(upload.bytes.count)) == bytes("\u{1B}_Ga=a,i=\(upload.id),s=1,c=1,q=2\u{1B}\\"))
+    }
+
     @Test func sessionTransmitsOnceThenPlaces() throws {
         let out = try KittyRenderer().render(TestImages.photo(width: 20, height: 20), cells: CellSize(columns: 2, rows: 1), cellPixelSize: cell)
         let id = try #require(out.upload?.id)
