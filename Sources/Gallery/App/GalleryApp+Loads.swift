@@ -50,14 +50,14 @@ extension GalleryApp {
         updatePendingCount()
     }
 
-    func bind(_ binding: SlotBinding, options: ImageRequest.Options) {
+    func bind(_ binding: SlotBinding, options: BindOptions) {
         guard binding.index < model.count else { return }
         let item = model.items[binding.index]
         guard item.problem == nil else { return }  // a bad list line: its cell shows the diagnostic
         let slot = binding.slot
         // Weak: the source's slot keeps this closure while its load runs, and the app owns the source.
         source.bind(slot: slot, item: item, targetSize: binding.target,
-                    options: options.union(settings.loadOptions).union(binding.request.decodeOptions)) { [weak self] update in
+                    options: options.union(binding.request.bindOptions)) { [weak self] update in
             self?.apply(update, to: slot)
         }
     }

@@ -263,7 +263,7 @@ public final class GalleryApp {
             if outcome.redraw { repaintAll = true }
             if outcome.changed { dirty = true }
             if !outcome.refresh.isEmpty { source.beginScreen() }
-            for binding in outcome.refresh { bind(binding, options: [.refreshCached]) }
+            for binding in outcome.refresh { bind(binding, options: .refresh) }
         }
     }
 

@@ -1,11 +1,7 @@
 import Foundation
-import WebImage
 
 /// What the runner plugs into the frame loop (`GalleryApp.settings`), set once before `run()`.
 public struct GalleryAppSettings {
-    /// Options every bind carries (`WebImageStack.requestOptions`: `.progressiveLoad` unless
-    /// `--no-progressive`, `.refreshCached` with `--refresh`, …).
-    public var loadOptions: ImageRequest.Options = [.progressiveLoad]
     /// Reads the downloader's counters into the status bar; called on every spinner step while
     /// something is active, so the "active" count settles even when the last download event was
     /// applied before its slot was freed (events only say something changed; this reads what is).
@@ -17,6 +13,6 @@ public struct GalleryAppSettings {
     /// while the window was unmapped). The screen must have focus reports on.
     public var repaintOnFocus = false
 
-    /// The defaults: progressive loads, no refresh, no saving, no focus repaints.
+    /// The defaults: no saving, no focus repaints.
     public init() {}
 }

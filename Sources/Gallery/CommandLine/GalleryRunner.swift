@@ -180,7 +180,6 @@ public enum GalleryRunner {
         app.settings.statusRefresh = components.statusRefresh
         app.eventLog = EventLog.fromEnvironment()
         app.settings.saveOriginal = components.saveOriginal
-        app.settings.loadOptions = WebImageStack.requestOptions(options)
         app.pictures.animations.bytesPerSecond = options.animate.bytesPerSecond
         if let stream {
             app.status.readingInput = true

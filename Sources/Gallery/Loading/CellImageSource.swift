@@ -35,6 +35,22 @@ public struct ImageDetails: Sendable, Hashable {
     }
 }
 
+/// What one bind asks of its load on top of the gallery's defaults for every load (the binding's
+/// layer of a request; the defaults — from the command line, `WebImageStack.requestDefaults` — are
+/// the source's, kept there once).
+public struct BindOptions: OptionSet, Sendable, Hashable {
+    /// The raw bits.
+    public let rawValue: Int
+    /// Creates options from raw bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Revalidate the cached image with the server (`r`).
+    public static let refresh = BindOptions(rawValue: 1 << 0)
+    /// A still: decode an animation's first frame only (`PrefetchRequest.animated` false: the grid
+    /// and the list without `--animate`).
+    public static let firstFrameOnly = BindOptions(rawValue: 1 << 1)
+}
+
 /// The seam between the gallery and whatever loads images (`ManagerImageSource`: the
 /// ImageManager/ImageSlot binding). Called on the UI thread only, and calls back there only.
 ///
@@ -44,9 +60,8 @@ public protocol CellImageSource: AnyObject {
     /// Starts loading `item` for `slot`, to fit `targetSize`, at high priority (visible), replacing the
     /// slot's previous load. `onUpdate` runs on the UI thread (inline for a memory-cache hit), only
     /// while this load is the slot's current one.
-    /// `options`: what the gallery asks of every bind (`WebImageStack.requestOptions`) and of this
-    /// one (`.refreshCached` for `r`).
-    func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: ImageRequest.Options,
+    /// `options`: what this bind asks on top of the source's defaults (a still, a refresh for `r`).
+    func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: BindOptions,
               onUpdate: @escaping (CellImageUpdate) -> Void)
     /// Starts a batch of binds for one screen, given in order of importance: their downloads go out
     /// in that order, before those of every earlier batch still waiting (a browser's page order:

@@ -18,7 +18,9 @@ public final class ManagerImageSource: CellImageSource {
     public let counters: LoadCounters
     private let executor: InboxExecutor
     private let prefetcher: ImagePrefetcher
-    private let baseOptions: ImageRequest.Options
+    /// The request every load of this source starts from (its URL, size and priority set per load):
+    /// the gallery's defaults for a load, the one copy of them (`WebImageStack.requestDefaults`).
+    private let defaults: ImageRequest
     /// Called whenever a visible load or a prefetch ends (a visible load's on the UI thread, a
     /// prefetch's on any), e.g. to refresh the status bar and wake the loop.
     public var onSettled: (@Sendable () -> Void)?
@@ -45,17 +47,15 @@ public final class ManagerImageSource: CellImageSource {
     private let downloaded = Locked<Set<URL>>([])
     private var downloadObservation: DownloadEventObservation?
 
-    /// Creates a source. `options` are added to every visible load (e.g. `.allowInvalidSSLCertificates`,
-    /// `.handleCookies`; `WebImageStack.requestOptions`), and but for progressive decoding to every prefetch.
-    public init(manager: ImageManager, inbox: UIInbox<GalleryEvent>, options: ImageRequest.Options = [],
+    /// Creates a source. Every load, visible or prefetch, starts from `defaults` (its cache policy,
+    /// delivery and transfer options: e.g. `.allowInvalidSSLCertificates`, `.handleCookies`,
+    /// `.progressiveLoad`; `WebImageStack.requestDefaults`).
+    public init(manager: ImageManager, inbox: UIInbox<GalleryEvent>, defaults: ImageRequest = ImageRequest(url: nil),
                 counters: LoadCounters = LoadCounters()) {
         self.manager = manager
         self.executor = InboxExecutor(inbox: inbox)
-        // Prefetches warm the cache at the cells' sizes: they stop once those pixels are known, too.
-        self.prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: 2,
-                                          options: options.subtracting(.progressiveLoad)
-                                            .union(options.contains(.refreshCached) ? [] : [.progressiveLoad, .stopWhenSufficient]))
-        self.baseOptions = options
+        self.prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: 2)
+        self.defaults = defaults
         self.counters = counters
         downloadObservation = manager.downloader.events.addObserver { [downloaded] event in
             guard case .finished(let url) = event else { return }
@@ -76,27 +76,27 @@ public final class ManagerImageSource: CellImageSource {
     /// The memory cache's image of the item at `targetSize`: a manager load that answers from memory
     /// only, which completes inline (no disk read, no request).
     public func cachedImage(for item: GalleryItem, targetSize: PixelSize) -> Image? {
-        let request = ImageRequest(url: item.entry.location.url, targetSize: targetSize, options: [.memoryCacheOnly, .decodeFirstFrameOnly])
+        let request = ImageRequest(url: item.entry.location.url, targetSize: targetSize,
+                                   cache: ImageRequest.CachePolicy(read: .memoryOnly), delivery: .decodeFirstFrameOnly)
         let found = Locked<Image?>(nil)
         manager.loadImage(with: request) { event in
             switch event {
             case .finished(.success(let hit)): found.withLock { $0 = hit.image }
-            case .progress, .preview, .revalidating, .keptCached, .finished(.failure): return  // a miss (`.memoryCacheOnly` never revalidates)
+            case .progress, .preview, .revalidating, .keptCached, .finished(.failure): return  // a miss (a memory-only read never revalidates)
             }
         }
         return found.withLock { $0 }
     }
 
     /// Binds `slot` to `item` at high priority (LIFO in the downloader: the newest screen wins).
-    public func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: ImageRequest.Options,
+    public func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: BindOptions,
                      onUpdate: @escaping (CellImageUpdate) -> Void) {
         let imageSlot = slots[slot] ?? makeSlot(slot)
         cancelAdopted(slot)
         adoptPrefetches(of: item.entry.location.url, at: targetSize, into: slot)
         deferredPrefetches.removeAll { $0.url == item.entry.location.url && $0.request.target == targetSize }
-        var request = ImageRequest(url: item.entry.location.url, targetSize: targetSize, priority: .high,
-                                   options: baseOptions.union(options))
-        if !request.options.contains(.refreshCached) { request.options.insert(.stopWhenSufficient) }
+        var request = self.request(item.entry.location.url, targetSize: targetSize, options: options)
+        request.priority = .high
         let isFile = item.entry.location.url.isFileURL
         let counters = self.counters, downloaded = self.downloaded
         let settled = onSettled
@@ -135,6 +135,18 @@ public final class ManagerImageSource: CellImageSource {
                 onUpdate(.failed(error.shortDescription))
             }
         }
+    }
+
+    /// A load of `url` at `targetSize`: the defaults, what the binding asks, and the stop once the
+    /// cell's pixels are known (not for a refresh: it wants the whole original).
+    private func request(_ url: URL, targetSize: PixelSize, options: BindOptions) -> ImageRequest {
+        var request = defaults
+        request.url = url
+        request.targetSize = targetSize
+        if options.contains(.refresh) { request.cache.refreshCached = true }
+        if options.contains(.firstFrameOnly) { request.delivery.insert(.decodeFirstFrameOnly) }
+        if !request.cache.refreshCached { request.delivery.insert(.stopWhenSufficient) }
+        return request
     }
 
     /// Starts a screen's batch: its binds queue above every earlier batch's.
@@ -199,8 +211,12 @@ public final class ManagerImageSource: CellImageSource {
     private func startPrefetch(_ request: PrefetchRequest, url: URL) {
         pruneFinishedPrefetches()
         let ended = onSettled
-        prefetches[request] = (url, prefetcher.prefetchURLs([url], targetSize: request.target, storeInMemory: true,
-                                                            options: request.decodeOptions) { _, _ in ended?() })
+        // Prefetches warm the cache at the cells' sizes: they stop once those pixels are known, too,
+        // and decode as they go (a bind that joins the transfer gets its partial images), but not
+        // for a refresh.
+        var template = self.request(url, targetSize: request.target, options: request.bindOptions)
+        if template.cache.refreshCached { template.delivery.remove(.progressiveLoad) } else { template.delivery.insert(.progressiveLoad) }
+        prefetches[request] = (url, prefetcher.prefetchURLs([url], like: template, storeInMemory: true) { _, _ in ended?() })
     }
 
     /// Whether a started prefetch has not ended: from its start (a disk-cache look first, no download

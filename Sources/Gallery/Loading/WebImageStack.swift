@@ -32,14 +32,14 @@ public final class WebImageStack: Sendable {
                 let manager = manager
                 observeDownloads(manager.downloader, inbox: inbox)
                 diskMonitor.attach(inbox)
-                let source = ManagerImageSource(manager: manager, inbox: inbox, options: Self.requestOptions(options), counters: counters)
+                let source = ManagerImageSource(manager: manager, inbox: inbox, defaults: Self.requestDefaults(options), counters: counters)
                 source.onSettled = { inbox.post(.status(Self.statusUpdate(manager.downloader))) }
                 return source
             },
             makePainter: { options, profile in
                 RendererPainter(profile: profile, cache: EncodedOutputCache(costLimit: Self.encodedOutputLimit(options)))
             },
-            loadForPrint: { [self] entry, target in await load(entry, target: target, options: Self.printOptions(options)) },
+            loadForPrint: { [self] entry, target in await load(entry, target: target, like: Self.printRequest(options)) },
             probeReport: { options in TerminalProfile.detect(renderer: options.renderer, colors: options.colors).report },
             demoList: { [self] options in startDemo(options) },
             startupNote: { options in options.demo ? "demo: loopback server at \(options.demoRate / 1000) KB/s per image" : nil },
@@ -116,24 +116,27 @@ public final class WebImageStack: Sendable {
         return ImageManager(cache: cache, downloader: downloader)
     }
 
-    /// The one place command-line options become request options, for the gallery's binds and
-    /// prefetches and for `--print` alike.
-    static func requestOptions(_ options: GalleryOptions) -> ImageRequest.Options {
-        var result: ImageRequest.Options = []
-        if options.insecure { result.insert(.allowInvalidSSLCertificates) }
-        if options.cookies { result.insert(.handleCookies) }
-        if options.refresh { result.insert(.refreshCached) }
-        if !options.noProgressive { result.insert(.progressiveLoad) }
-        return result
+    /// The one place command-line options become a request: the gallery's defaults for a load, which
+    /// its binds and prefetches (`ManagerImageSource`, which keeps them) and `--print` start from,
+    /// their URL, size and priority set per load.
+    static func requestDefaults(_ options: GalleryOptions) -> ImageRequest {
+        var request = ImageRequest(url: nil)
+        request.cache.refreshCached = options.refresh
+        if !options.noProgressive { request.delivery.insert(.progressiveLoad) }
+        if options.insecure { request.transfer.insert(.allowInvalidSSLCertificates) }
+        if options.cookies { request.transfer.insert(.handleCookies) }
+        return request
     }
 
     /// `--print`'s: a sheet's cell stops its transfer (or its file read) once its image is final at
     /// the cell's size, as the gallery's cells do (not with `--refresh`), and no partial image is
     /// decoded: nobody sees one.
-    static func printOptions(_ options: GalleryOptions) -> ImageRequest.Options {
-        // A sheet shows stills: an animation's first frame only.
-        let options = requestOptions(options).subtracting(.progressiveLoad).union(.decodeFirstFrameOnly)
-        return options.contains(.refreshCached) ? options : options.union(.stopWhenSufficient)
+    static func printRequest(_ options: GalleryOptions) -> ImageRequest {
+        var request = requestDefaults(options)
+        request.delivery.remove(.progressiveLoad)
+        request.delivery.insert(.decodeFirstFrameOnly)  // a sheet shows stills: an animation's first frame only
+        if !request.cache.refreshCached { request.delivery.insert(.stopWhenSufficient) }
+        return request
     }
 
     /// Downloader start/stop → the status bar (active, queued, bytes), through the inbox. The counts
@@ -158,12 +161,15 @@ public final class WebImageStack: Sendable {
         }
     }
 
-    /// One entry, loaded to completion with `options` (for `--print`), through the manager like every
-    /// load. A cached copy being revalidated (stale, or `.refreshCached`) is kept on 304 or error.
-    func load(_ entry: URLListEntry, target: PixelSize?, options: ImageRequest.Options = []) async -> Result<(Image, ImageDetails), LoadFailure> {
+    /// One entry, loaded to completion like `template` (for `--print`) at `target`, through the manager
+    /// like every load. A cached copy being revalidated (stale, or `refreshCached`) is kept on 304 or error.
+    func load(_ entry: URLListEntry, target: PixelSize?, like template: ImageRequest = ImageRequest(url: nil)) async -> Result<(Image, ImageDetails), LoadFailure> {
         let url = entry.location.url
+        var request = template
+        request.url = url
+        request.targetSize = target
         do {
-            let loaded = try await manager.image(for: ImageRequest(url: url, targetSize: target, options: options))
+            let loaded = try await manager.image(for: request)
             return .success((loaded.image, ManagerImageSource.details(loaded, cacheType: loaded.cacheType, isFile: url.isFileURL)))
         } catch let error as ImageLoadError {
             return .failure(LoadFailure(message: error.shortDescription))

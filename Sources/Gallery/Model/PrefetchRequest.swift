@@ -1,5 +1,4 @@
 import ImageCodecs
-import WebImage
 
 /// A low-priority load to warm the cache for an item that is not on screen yet.
 public struct PrefetchRequest: Sendable, Hashable {
@@ -8,7 +7,7 @@ public struct PrefetchRequest: Sendable, Hashable {
     /// The pixel size it will be shown at.
     public var target: PixelSize
     /// Whether it is shown playing (the full view, and cells with `--animate`: every frame
-    /// decoded); else a still (`ImageRequest.Options.decodeFirstFrameOnly`).
+    /// decoded); else a still (`BindOptions.firstFrameOnly`).
     public var animated = false
 
     /// Creates a request.
@@ -18,6 +17,6 @@ public struct PrefetchRequest: Sendable, Hashable {
         self.animated = animated
     }
 
-    /// The request options this load's kind adds: a still decodes the first frame only.
-    public var decodeOptions: ImageRequest.Options { animated ? [] : .decodeFirstFrameOnly }
+    /// What this load's kind asks on top of the defaults: a still decodes the first frame only.
+    public var bindOptions: BindOptions { animated ? [] : .firstFrameOnly }
 }

@@ -10,7 +10,7 @@ import ImageCodecs
 /// there too (inline when the manager's callback already runs there).
 ///
 /// ```swift
-/// slot.setImage(with: ImageRequest(url: url, targetSize: cellPixels, priority: .high, options: .progressiveLoad)) { event in
+/// slot.setImage(with: ImageRequest(url: url, targetSize: cellPixels, priority: .high, delivery: .progressiveLoad)) { event in
 ///     if case .finished(.success(let loaded)) = event { cell.show(loaded.image) }
 /// }
 /// slot.cancelCurrentImageLoad()   // the cell left the screen

@@ -13,8 +13,8 @@ import ImageCodecs
 /// - Its payload is `DecodedThumbnail`'s layout, with the tier and no identity (there is no original
 ///   file for it to follow).
 /// - It is good for a target whose fit of the image's source size is no larger than its pixels
-///   (`image(_:for:)`). A request needing more — the full view, a bigger cell, `s` (`.originalData`),
-///   `r` (`.refreshCached`) — does not look at it and fetches (resumes) the original.
+///   (`image(_:for:)`). A request needing more — the full view, a bigger cell, `s` (`originalData`),
+///   `r` (`refreshCached`) — does not look at it and fetches (resumes) the original.
 /// - Storing the original removes it (superseded), and the lookup reads it only when there is no
 ///   original.
 enum EarlyImageEntry {

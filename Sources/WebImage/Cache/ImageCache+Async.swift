@@ -4,9 +4,9 @@ import ImageCodecs
 extension ImageCache {
     /// Async form of `queryCacheOperation`; task cancellation cancels the query and throws
     /// `CancellationError`.
-    package func query(_ key: ImageCacheKey, options: ImageRequest.Options = []) async throws -> ImageCacheQueryResult {
+    package func query(_ key: ImageCacheKey, policy: ImageRequest.CachePolicy = ImageRequest.CachePolicy()) async throws -> ImageCacheQueryResult {
         try await ResumeOnce<ImageCacheQueryResult>().run { finish in
-            queryCacheOperation(forKey: key, options: options) { finish(.success($0)) }
+            queryCacheOperation(forKey: key, policy: policy) { finish(.success($0)) }
         }
     }
 

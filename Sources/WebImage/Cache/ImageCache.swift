@@ -58,14 +58,14 @@ public final class ImageCache: Sendable {
 
     /// Looks `key` up: memory first (synchronously: `done` may run before this returns), then disk on
     /// the I/O queue, decoding at `key.targetSize` on the decode queue. A cancelled operation never
-    /// calls `done`. From a request's options the cache reads: `.memoryCacheOnly` (no disk read),
-    /// `.refreshCached` (the disk entry's validators even after a memory hit) and `.originalData` (the
-    /// disk entry's bytes in `data`; not decoded when memory has no image: `image` is then nil).
+    /// calls `done`. Of a request's cache policy the cache reads: `read` (`.memoryOnly`: no disk
+    /// read), `refreshCached` (the disk entry's validators even after a memory hit) and `originalData`
+    /// (the disk entry's bytes in `data`; not decoded when memory has no image: `image` is then nil).
     /// `callbackQueue`: where `done` runs; nil runs it where the work finished.
     @discardableResult
     package func queryCacheOperation(
         forKey key: ImageCacheKey,
-        options: ImageRequest.Options = [],
+        policy: ImageRequest.CachePolicy = ImageRequest.CachePolicy(),
         callbackQueue: DispatchQueue? = nil,
         done: @escaping @Sendable (ImageCacheQueryResult) -> Void
     ) -> ImageCacheQueryOperation {
@@ -77,15 +77,15 @@ public final class ImageCache: Sendable {
                 operation.finish(result)
             }
         }
-        let readsEntry = !options.isDisjoint(with: [.refreshCached, .originalData])
-        let wantsData = options.contains(.originalData)
+        let readsEntry = policy.refreshCached || policy.originalData
+        let wantsData = policy.originalData
         let memoryEntry = config.shouldCacheImagesInMemory ? memory.entry(forKey: key) : nil
         let memoryImage = memoryEntry?.image
         if let memoryEntry, !readsEntry {
             deliver(ImageCacheQueryResult(image: memoryEntry.image, cacheType: .memory, metadata: memoryEntry.metadata))
             return operation
         }
-        guard let disk, !options.contains(.memoryCacheOnly) else {
+        guard let disk, policy.read != .memoryOnly else {
             deliver(memoryEntry.map { ImageCacheQueryResult(image: $0.image, cacheType: .memory, metadata: $0.metadata) }
                     ?? ImageCacheQueryResult())
             return operation

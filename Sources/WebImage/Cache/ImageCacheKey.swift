@@ -15,7 +15,7 @@ public struct ImageCacheKey: Hashable, Sendable, CustomStringConvertible {
     public let urlKey: String
     /// The box the image is decoded to fit in; nil for a full-size decode.
     public let targetSize: PixelSize?
-    /// Whether only an animation's first frame is decoded (`ImageRequest.Options.decodeFirstFrameOnly`:
+    /// Whether only an animation's first frame is decoded (`ImageRequest.DeliveryOptions.decodeFirstFrameOnly`:
     /// the grid's stills), a different entry from the one with every frame.
     public let firstFrameOnly: Bool
 

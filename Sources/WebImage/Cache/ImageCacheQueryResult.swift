@@ -6,7 +6,7 @@ import ImageCodecs
 package struct ImageCacheQueryResult: Sendable {
     /// The image at the key's target size, nil on a miss.
     package var image: Image?
-    /// The original bytes, when `.originalData` or `.refreshCached` asked for the disk entry and it is there.
+    /// The original bytes, when the cache policy's `originalData` or `refreshCached` asked for the disk entry and it is there.
     package var data: Data?
     /// Where the image came from (`.none` on a miss).
     package var cacheType: ImageCacheType

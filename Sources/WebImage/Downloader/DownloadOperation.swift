@@ -49,7 +49,7 @@ package struct DownloadHandler: Sendable {
     /// Partial and final results, or the error.
     package let completion: DownloadCompletionHandler
     /// Whether this handler takes an image that is final at its size before the body ends
-    /// (`ImageRequest.Options.stopWhenSufficient`).
+    /// (`ImageRequest.DeliveryOptions.stopWhenSufficient`).
     package var stopsWhenSufficient = false
 
     /// Creates a handler.
@@ -69,9 +69,11 @@ package struct DownloadHandler: Sendable {
 package struct DownloadOperationSetup: Sendable {
     /// The URL to fetch.
     package let url: URL
-    /// The options of the request that created the operation (its transfer options apply to every
-    /// request that joins it).
-    package let options: ImageRequest.Options
+    /// How the request that created the operation wants its images delivered (partial images,
+    /// incremental decoding).
+    package let delivery: ImageRequest.DeliveryOptions
+    /// How the transfer is made; every request that joins it has the same (`TransferKey`).
+    package let transfer: ImageRequest.TransferOptions
     /// How the request that created the operation decodes (partial images are decoded this way).
     package let decodeOptions: DecodeOptions
     /// The final request headers, after defaults, context headers and the filter, sorted by name.
@@ -115,8 +117,8 @@ package struct DownloadOperationSetup: Sendable {
     var curlRequest: CurlRequest {
         var request = CurlRequest(
             url: url, headers: headers, timeout: timeout, maxBytes: maxResponseBytes,
-            username: username, password: password, handleCookies: options.contains(.handleCookies),
-            allowInvalidCertificates: options.contains(.allowInvalidSSLCertificates),
+            username: username, password: password, handleCookies: transfer.contains(.handleCookies),
+            allowInvalidCertificates: transfer.contains(.allowInvalidSSLCertificates),
             caCertificateFile: caCertificateFile, proxy: proxy, netrcFile: netrcFile)
         request.originOnlyHeaders = originOnlyHeaders
         return request

@@ -61,10 +61,10 @@ package final class ImageDownloadOperation: DownloadOperation, @unchecked Sendab
     /// The URL being downloaded.
     package var url: URL { setup.url }
     /// Whether progressive partial images are wanted.
-    var isProgressive: Bool { setup.options.contains(.progressiveLoad) }
+    var isProgressive: Bool { setup.delivery.contains(.progressiveLoad) }
     /// Whether the bytes go to the incremental decoder as they arrive: for partial images, or to
     /// stop once the image is final at its size (`.stopWhenSufficient`, partials or not).
-    var decodesIncrementally: Bool { isProgressive || setup.options.contains(.stopWhenSufficient) }
+    var decodesIncrementally: Bool { isProgressive || setup.delivery.contains(.stopWhenSufficient) }
 
     /// The highest handler priority (`.normal` with no handlers).
     package var priority: DownloadPriority {

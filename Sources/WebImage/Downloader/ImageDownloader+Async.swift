@@ -12,7 +12,7 @@ extension ImageDownloader {
         }
     }
 
-    /// Downloads `url` with no options (see `image(for:)` with a request).
+    /// Downloads `url` with the default request (see `image(for:)` with a request).
     package func image(for url: URL) async throws -> DownloadResult {
         try await image(for: ImageRequest(url: url))
     }

@@ -7,7 +7,7 @@ extension ImageDownloader {
     func makeOperation(_ request: ImageRequest, url: URL, headers: [(name: String, value: String)], state: State) -> any DownloadOperation {
         let config = state.config
         var setup = DownloadOperationSetup(
-            url: url, options: request.options, decodeOptions: request.decodeOptions(pixelBudget: config.scaleDownPixelBudget),
+            url: url, delivery: request.delivery, transfer: request.transfer, decodeOptions: request.decodeOptions(pixelBudget: config.scaleDownPixelBudget),
             headers: headers,
             timeout: config.effectiveTimeout,
             maxResponseBytes: config.maxResponseBytes,
@@ -37,7 +37,7 @@ extension ImageDownloader {
             }
             headers[name] = value
         }
-        if request.options.contains(.ignoreCachedResponse) {
+        if request.transfer.contains(.ignoreCachedResponse) {
             headers["Cache-Control"] = "no-cache"
             headers["Pragma"] = "no-cache"
         }

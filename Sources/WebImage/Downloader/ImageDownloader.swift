@@ -56,7 +56,7 @@ public final class ImageDownloader: @unchecked Sendable {
         state.withLock { $0.session }.invalidate()
     }
 
-    /// Starts (or joins) the download of `url` with no options (see `downloadImage(with:progress:completed:)`
+    /// Starts (or joins) the download of `url` with the default request (see `downloadImage(with:progress:completed:)`
     /// with a request).
     @discardableResult
     package func downloadImage(
@@ -88,7 +88,7 @@ public final class ImageDownloader: @unchecked Sendable {
         let outcome = state.withLock { state -> (operation: (any DownloadOperation)?, start: [any DownloadOperation]) in
             guard !state.invalidated else { return (nil, []) }
             let headers = Self.requestHeaders(url: url, request: request, state: state)
-            let key = TransferKey(url: url, headers: headers, options: request.options)
+            let key = TransferKey(url: url, headers: headers, transfer: request.transfer)
             if let existing = state.operations[key], existing.addHandler(handler) {
                 state.pending.update(existing, priority: existing.priority, order: request.queueOrder)
                 statistics.noteRequest(coalesced: true)

@@ -24,7 +24,7 @@ public enum ImageLoadEvent: Sendable {
     /// A partial image of a progressive download (`.progressiveLoad`); more follows.
     case preview(Image)
     /// A cached image, delivered at once while the server is asked whether it is still current (a
-    /// stale entry, `no-cache`, unknown freshness, or `.refreshCached`). Show it; one terminal event
+    /// stale entry, `no-cache`, unknown freshness, or `cache.refreshCached`). Show it; one terminal event
     /// follows: `.keptCached`, or `.finished` with the new image (a 200).
     case revalidating(ImageLoadSuccess)
     /// Terminal, only after `.revalidating`: its cached image (given again) stands. The server said it

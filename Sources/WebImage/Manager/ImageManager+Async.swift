@@ -8,7 +8,7 @@ extension ImageManager {
     /// the load and throws `CancellationError`; a failed load throws its `ImageLoadError`.
     public func image(for request: ImageRequest) async throws -> ImageLoadSuccess {
         var request = request
-        request.options.remove(.progressiveLoad)  // partial images would be skipped anyway
+        request.delivery.remove(.progressiveLoad)  // partial images would be skipped anyway
         return try await ResumeOnce<ImageLoadSuccess>().run { finish in
             loadImage(with: request) { event in
                 switch event {
@@ -20,7 +20,7 @@ extension ImageManager {
         }
     }
 
-    /// Loads `url` with no options (see `image(for:)` with a request).
+    /// Loads `url` with the default request (see `image(for:)` with a request).
     public func image(for url: URL?) async throws -> ImageLoadSuccess {
         try await image(for: ImageRequest(url: url))
     }

@@ -3,16 +3,17 @@ import ImageCodecs
 
 extension ImageManager {
     /// Step 1: the cache (RFC 9111). A fresh hit completes with no request; a stale one (or
-    /// `no-cache`, or unknown freshness) — and any hit with `.refreshCached` — is delivered at once,
-    /// then revalidated with a conditional request. A miss downloads, unless `.memoryCacheOnly`
-    /// (which also never revalidates).
+    /// `no-cache`, or unknown freshness) — and any hit with `cache.refreshCached` — is delivered at once,
+    /// then revalidated with a conditional request. A miss downloads, unless the policy reads memory
+    /// only (which also never revalidates).
     func queryCache(_ load: Load) {
-        let options = load.url.isHTTP ? load.options : load.options.subtracting(.refreshCached)
-        let memoryOnly = options.contains(.memoryCacheOnly)
+        var policy = load.request.cache
+        if !load.url.isHTTP { policy.refreshCached = false }  // a file has no validators to send
+        let memoryOnly = policy.read == .memoryOnly
         let now = cache.config.clock
-        let query = cache.queryCacheOperation(forKey: load.cacheKey, options: options) { [self] result in
+        let query = cache.queryCacheOperation(forKey: load.cacheKey, policy: policy) { [self, policy] result in
             if let image = result.image {
-                let revalidate = load.url.isHTTP && !memoryOnly && (options.contains(.refreshCached) || !result.isFresh(at: now()))
+                let revalidate = load.url.isHTTP && !memoryOnly && (policy.refreshCached || !result.isFresh(at: now()))
                 let hit = ImageLoadSuccess(image: image, cacheType: result.cacheType)
                 guard revalidate else { return load.deliver(.finished(.success(hit))) }
                 load.deliver(.revalidating(hit))
@@ -32,8 +33,8 @@ extension ImageManager {
         guard !load.operation.isCancelled else { return }
         if load.url.isFileURL {
             fileLoader.load(load.url, options: load.request.decodeOptions(pixelBudget: downloader.config.scaleDownPixelBudget),
-                            readingOnlyWhatIsNeeded: load.options.contains(.stopWhenSufficient)) { [self] result in
-                if case .success(let image) = result, !load.options.contains(.skipMemoryStore) {
+                            readingOnlyWhatIsNeeded: load.request.delivery.contains(.stopWhenSufficient)) { [self] result in
+                if case .success(let image) = result, load.request.cache.store != .diskOnly {
                     cache.store(image: image, data: nil, forKey: load.cacheKey, toDisk: false)
                 }
                 load.deliver(.finished(result.map { ImageLoadSuccess(image: $0) }))

@@ -14,10 +14,10 @@ extension ImageManager {
         let token = downloader.downloadImage(with: request, progress: progress) { [self] result in
             switch result {
             case .success(let download) where !download.isFinished:
-                guard load.options.contains(.progressiveLoad), let image = download.image else { return }
+                guard load.request.delivery.contains(.progressiveLoad), let image = download.image else { return }
                 load.deliver(.preview(image))
             case .success(let download):
-                load.deliver(.finished(storeDownload(download, url: load.url, key: load.key, cacheKey: load.cacheKey, options: load.options)
+                load.deliver(.finished(storeDownload(download, url: load.url, key: load.key, cacheKey: load.cacheKey, store: load.request.cache.store)
                     .map { ImageLoadSuccess(image: $0, data: download.data) }))
             case .failure(.notModified(let url, let validators, let responseHeaders)):
                 guard let cached else {
@@ -43,10 +43,10 @@ extension ImageManager {
     }
 
     /// What every finished download goes through, an image's or an original's (`loadOriginal`):
-    /// the failed-URL entry cleared, what the file is set on the image, store (memory and/or disk).
+    /// the failed-URL entry cleared, what the file is set on the image, store (where `store` says).
     /// The stored image, or why the body is no image.
     func storeDownload(_ download: DownloadResult, url: URL, key: String, cacheKey: ImageCacheKey,
-                       options: ImageRequest.Options) -> Result<Image, ImageLoadError> {
+                       store: ImageRequest.CachePolicy.Store) -> Result<Image, ImageLoadError> {
         failedURLs.remove(key)
         guard var image = download.image else {
             return .failure(.download(.decodeFailed(url: url, reason: .empty)))
@@ -61,9 +61,9 @@ extension ImageManager {
         // original: its image goes to memory and to disk as the URL's early image (`EarlyImageEntry`,
         // with the original's validators and freshness), and the rest is fetched (resumed) when wanted.
         let whole = download.isWholeBody
-        let toDisk = !options.contains(.cacheMemoryOnly) && !HTTPFreshness.forbidsStorage(download.headers)
+        let toDisk = store != .memoryOnly && !HTTPFreshness.forbidsStorage(download.headers)
         cache.store(
-            image: !options.contains(.skipMemoryStore) || !whole ? image : nil,
+            image: store != .diskOnly || !whole ? image : nil,
             data: whole ? download.data : nil, forKey: cacheKey, toDisk: toDisk,
             validators: download.validators, contentType: download.headers["content-type"], responseHeaders: download.headers
         )
@@ -78,8 +78,8 @@ extension ImageRequest {
     func revalidating(_ validators: HTTPValidators) -> ImageRequest {
         var request = self
         for (name, value) in validators.conditionalHeaders { request.headers[name] = value }
-        request.options.subtract([.progressiveLoad, .stopWhenSufficient])
-        request.options.insert(.ignoreCachedResponse)
+        request.delivery.subtract([.progressiveLoad, .stopWhenSufficient])
+        request.transfer.insert(.ignoreCachedResponse)
         return request
     }
 }

@@ -46,9 +46,11 @@ extension ImageManager {
             return operation
         }
         let key = cacheKey(for: url)
-        let request = ImageRequest(url: url, options: [.originalData, .retryFailed, .skipMemoryStore])
+        var policy = ImageRequest.CachePolicy(store: .diskOnly, retryFailed: true)
+        policy.originalData = true
+        let request = ImageRequest(url: url, cache: policy)
         let cacheKey = ImageCacheKey(urlKey: key, targetSize: nil, firstFrameOnly: false)
-        let query = cache.queryCacheOperation(forKey: cacheKey, options: request.options) { [self] result in
+        let query = cache.queryCacheOperation(forKey: cacheKey, policy: request.cache) { [self] result in
             if let data = result.data {
                 return finish(.success(ImageOriginal(data: data, cacheType: result.cacheType)))
             }
@@ -58,7 +60,7 @@ extension ImageManager {
                 case .success(let download) where !download.isFinished:
                     return  // no partial images were asked for
                 case .success(let download):
-                    finish(storeDownload(download, url: url, key: key, cacheKey: cacheKey, options: request.options)
+                    finish(storeDownload(download, url: url, key: key, cacheKey: cacheKey, store: request.cache.store)
                         .map { _ in ImageOriginal(data: download.data) })
                 case .failure(let error):
                     let failure = ImageLoadError.download(error)

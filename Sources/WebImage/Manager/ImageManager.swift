@@ -2,11 +2,11 @@ import Foundation
 import ImageCodecs
 import Locking
 
-/// Cache → download → store, with options, failed-URL memory and refresh through HTTP validators
+/// Cache → download → store, with a cache policy, failed-URL memory and refresh through HTTP validators
 /// (SDWebImageManager). Every load is one `CombinedOperation`.
 ///
 /// ```swift
-/// let request = ImageRequest(url: url, targetSize: PixelSize(width: 160, height: 96), options: [.progressiveLoad])
+/// let request = ImageRequest(url: url, targetSize: PixelSize(width: 160, height: 96), delivery: .progressiveLoad)
 /// let op = ImageManager.shared.loadImage(with: request) { event in
 ///     switch event {
 ///     case .preview(let image): show(image, final: false)
@@ -71,7 +71,7 @@ public final class ImageManager: Sendable {
         for operation in runningOperations { operation.cancel() }
     }
 
-    /// Loads `url` with no options at its own size (see `loadImage(with:onEvent:)` for a request).
+    /// Loads `url` with the default request at its own size (see `loadImage(with:onEvent:)` for a request).
     @discardableResult
     public func loadImage(with url: URL?, onEvent: @escaping @Sendable (ImageLoadEvent) -> Void) -> CombinedOperation {
         loadImage(with: ImageRequest(url: url), onEvent: onEvent)
@@ -94,14 +94,13 @@ public final class ImageManager: Sendable {
             return operation
         }
         let load = Load(url: url, key: cacheKey(for: url), request: request, operation: operation, onEvent: onEvent)
-        if !request.options.contains(.retryFailed), let error = failedURLs.error(forKey: load.key) {
+        if !request.cache.retryFailed, let error = failedURLs.error(forKey: load.key) {
             load.deliver(.finished(.failure(error)))
             return operation
         }
-        if request.options.contains(.fromLoaderOnly) {
-            fetch(load, cached: nil)
-        } else {
-            queryCache(load)
+        switch request.cache.read {
+        case .none: fetch(load, cached: nil)
+        case .memoryAndDisk, .memoryOnly: queryCache(load)
         }
         return operation
     }
@@ -132,10 +131,8 @@ struct Load: Sendable {
     let operation: CombinedOperation
     let onEvent: @Sendable (ImageLoadEvent) -> Void
 
-    var options: ImageRequest.Options { request.options }
-
     var cacheKey: ImageCacheKey {
-        ImageCacheKey(urlKey: key, targetSize: request.targetSize, firstFrameOnly: request.options.contains(.decodeFirstFrameOnly))
+        ImageCacheKey(urlKey: key, targetSize: request.targetSize, firstFrameOnly: request.delivery.contains(.decodeFirstFrameOnly))
     }
 
     /// Delivers `event` unless the load was cancelled or has delivered its terminal event; a terminal

@@ -6,9 +6,10 @@ import Locking
 /// Warms the cache at low priority (SDWebImagePrefetcher). At most `maxConcurrentPrefetchCount`
 /// prefetch loads run at once across every `prefetchURLs` call, so prefetching never takes more
 /// than that many of the downloader's transfer slots from visible loads. URLs already cached are
-/// skipped. Stores to disk, and to memory only when asked (`storeInMemory`). An on-screen load of a URL being
-/// prefetched joins its transfer (the downloader coalesces by URL) and raises its priority instead of
-/// starting a second one.
+/// skipped. Each URL loads like the request the caller gives (its cache, delivery and transfer
+/// values: the prefetcher keeps none of its own) at `.low` priority. Stores to disk, and to memory
+/// only when asked (`storeInMemory`). An on-screen load of a URL being prefetched joins its transfer
+/// (the downloader coalesces by URL) and raises its priority instead of starting a second one.
 ///
 /// ```swift
 /// let token = prefetcher.prefetchURLs(nextScreen) { finished, skipped in print(finished, skipped) }
@@ -19,8 +20,6 @@ public final class ImagePrefetcher: Sendable {
     public let manager: ImageManager
     /// Prefetch loads at once, over all tokens (default 3).
     public let maxConcurrentPrefetchCount: Int
-    /// Request options for every prefetch (they load at `.low` priority).
-    public let options: ImageRequest.Options
 
     private struct Scheduler {
         var queue = Deque<(token: PrefetchToken, index: Int)>()
@@ -31,38 +30,42 @@ public final class ImagePrefetcher: Sendable {
     private let scheduler = Locked(Scheduler())
 
     /// Creates a prefetcher.
-    public init(manager: ImageManager = .shared, maxConcurrentPrefetchCount: Int = 3, options: ImageRequest.Options = []) {
+    public init(manager: ImageManager = .shared, maxConcurrentPrefetchCount: Int = 3) {
         self.manager = manager
         self.maxConcurrentPrefetchCount = max(1, maxConcurrentPrefetchCount)
-        self.options = options
     }
 
-    /// Prefetches `urls` decoded at `targetSize`; `completed` runs once all are done (finished,
-    /// skipped) unless cancelled. Prefetched images go to disk only unless `storeInMemory`.
+    /// Prefetches `urls`, each loaded like `request` (its target size, cache, delivery and transfer
+    /// values; its URL and priority are the prefetcher's); `completed` runs once all are done
+    /// (finished, skipped) unless cancelled. Prefetched images go to disk only unless `storeInMemory`.
     @discardableResult
     public func prefetchURLs(
-        _ urls: [URL], targetSize: PixelSize? = nil, storeInMemory: Bool = false, options extra: ImageRequest.Options = [],
+        _ urls: [URL], like request: ImageRequest = ImageRequest(url: nil), storeInMemory: Bool = false,
         completed: (@Sendable (_ finished: Int, _ skipped: Int) -> Void)? = nil
     ) -> PrefetchToken {
-        start(urls, request(targetSize, storeInMemory: storeInMemory, extra: extra), progress: nil, completed: completed)
+        start(urls, template(request, storeInMemory: storeInMemory), progress: nil, completed: completed)
     }
 
     /// Prefetches `urls`, reporting `progress` (URLs done, total) after each one. Both closures are
     /// required here so that a lone trailing closure always means `completed` in the other form.
     @discardableResult
     public func prefetchURLs(
-        _ urls: [URL], targetSize: PixelSize? = nil, storeInMemory: Bool = false,
+        _ urls: [URL], like request: ImageRequest = ImageRequest(url: nil), storeInMemory: Bool = false,
         progress: @escaping @Sendable (_ done: Int, _ total: Int) -> Void,
         completed: @escaping @Sendable (_ finished: Int, _ skipped: Int) -> Void
     ) -> PrefetchToken {
-        start(urls, request(targetSize, storeInMemory: storeInMemory, extra: []), progress: progress, completed: completed)
+        start(urls, template(request, storeInMemory: storeInMemory), progress: progress, completed: completed)
     }
 
-    /// The request every URL of a prefetch loads with (its URL filled in per load): the prefetcher's
-    /// options, `extra` (e.g. `.decodeFirstFrameOnly`) and, unless `storeInMemory`, `.skipMemoryStore`.
-    private func request(_ targetSize: PixelSize?, storeInMemory: Bool, extra: ImageRequest.Options) -> ImageRequest {
-        ImageRequest(url: nil, targetSize: targetSize, priority: .low,
-                     options: (storeInMemory ? options : options.union(.skipMemoryStore)).union(extra))
+    /// The request every URL of a prefetch loads with (its URL filled in per load): the caller's, at
+    /// `.low` priority, from the loader (the prefetch looked in the cache itself, `PrefetchToken`)
+    /// and, unless `storeInMemory`, to disk only.
+    private func template(_ request: ImageRequest, storeInMemory: Bool) -> ImageRequest {
+        var template = request
+        template.priority = .low
+        template.cache.read = .none
+        if !storeInMemory { template.cache.store = .diskOnly }
+        return template
     }
 
     /// Cancels every prefetch of this prefetcher.

@@ -14,7 +14,7 @@ public final class PrefetchToken: Cancellable {
     /// The URLs, in order.
     public let urls: [URL]
     private let manager: ImageManager
-    /// Every load's request but its URL.
+    /// Every load's request but its URL (`ImagePrefetcher`'s template: low priority, from the loader).
     private let template: ImageRequest
     private let progress: (@Sendable (Int, Int) -> Void)?
     private let completed: (@Sendable (Int, Int) -> Void)?
@@ -68,7 +68,6 @@ public final class PrefetchToken: Cancellable {
         }
         var request = template
         request.url = url
-        request.options.insert(.fromLoaderOnly)
         let slot = SlotRelease(release)
         let operation = manager.loadImage(with: request) { [self] event in
             switch event {
@@ -96,7 +95,7 @@ public final class PrefetchToken: Cancellable {
         let key = manager.cacheKey(for: url)
         if manager.cache.disk?.contains(key: key) == true { return true }
         return manager.cache.memory.image(forKey: ImageCacheKey(urlKey: key, targetSize: template.targetSize,
-                                                                           firstFrameOnly: template.options.contains(.decodeFirstFrameOnly))) != nil
+                                                                           firstFrameOnly: template.delivery.contains(.decodeFirstFrameOnly))) != nil
     }
 
     private func record(_ index: Int, skipped: Bool) {

@@ -35,9 +35,9 @@ final class RecordingSource: CellImageSource, Sendable {
         return Image(width: 16, height: 16, pixels: frames[0].pixels, frames: frames, loopCount: 0)
     }
 
-    func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: ImageRequest.Options, onUpdate: @escaping (CellImageUpdate) -> Void) {
+    func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: BindOptions, onUpdate: @escaping (CellImageUpdate) -> Void) {
         let index = item.entry.line - 1
-        log.withLock { $0.append("bind \(index)\(options.contains(.refreshCached) ? " refresh" : "")") }
+        log.withLock { $0.append("bind \(index)\(options.contains(.refresh) ? " refresh" : "")") }
         if index == failIndex { onUpdate(.failed("404 Not Found")); return }
         if animated {
             onUpdate(.final(Self.animation(), ImageDetails(pixelSize: PixelSize(width: 16, height: 16), format: "GIF")))

@@ -11,7 +11,7 @@ final class ScriptedSource: CellImageSource {
     struct Load {
         let slot: SlotID
         let index: Int
-        let options: ImageRequest.Options
+        let options: BindOptions
         let onUpdate: (CellImageUpdate) -> Void
         var received: Int64 = 0
     }
@@ -47,12 +47,12 @@ final class ScriptedSource: CellImageSource {
         ImageDetails(pixelSize: PixelSize(width: image.width, height: image.height), byteCount: 1234, format: "PNG", origin: origin)
     }
 
-    func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: ImageRequest.Options, onUpdate: @escaping (CellImageUpdate) -> Void) {
+    func bind(slot: SlotID, item: GalleryItem, targetSize: PixelSize, options: BindOptions, onUpdate: @escaping (CellImageUpdate) -> Void) {
         cancel(slot: slot)
         let index = item.entry.line - 1
         if let cached = memory[index] {
             onUpdate(.final(cached, details(cached, origin: "memory")))
-            if !options.contains(.refreshCached) { return }
+            if !options.contains(.refresh) { return }
         } else if failed.contains(index) {
             onUpdate(.failed("404 Not Found"))
             return
@@ -82,7 +82,7 @@ final class ScriptedSource: CellImageSource {
             break
         case .revalidate:
             loads.remove(at: at)
-            if load.options.contains(.refreshCached), memory[load.index] != nil {
+            if load.options.contains(.refresh), memory[load.index] != nil {
                 // A refresh: unchanged (304) or a new image, by turns.
                 generation += 1
                 if generation % 2 == 0 {

@@ -197,7 +197,7 @@ import WebImage
             config.maxResponseBytes = cap
             config.maxConcurrentDownloads = urls.count
             let manager = ImageManager(cache: ImageCache(config: cacheConfig), downloader: ImageDownloader(config: config))
-            return ManagerImageSource(manager: manager, inbox: inbox)
+            return ManagerImageSource(manager: manager, inbox: inbox, defaults: ImageRequest(url: nil, delivery: .progressiveLoad))
         }
         var sources: [Double: ManagerImageSource] = [:]
         for timeout in Set(timeouts) { sources[timeout] = source(timeout: timeout) }
@@ -207,7 +207,7 @@ import WebImage
             let name = names[index]
             let item = GalleryItem(entry: URLListEntry(line: index + 1, location: .remote(url)))
             guard let source = sources[timeouts[index]] else { continue }
-            source.bind(slot: SlotID(index), item: item, targetSize: PixelSize(width: 120, height: 80), options: [.progressiveLoad]) { update in
+            source.bind(slot: SlotID(index), item: item, targetSize: PixelSize(width: 120, height: 80), options: []) { update in
                 let now = ContinuousClock.now
                 outcomes.withLock { all in
                     var outcome = all[name] ?? Outcome()

@@ -107,11 +107,11 @@ import WebImage
         return (first, second)
     }
 
-    static func makeSource(_ inbox: UIInbox<GalleryEvent>) -> ManagerImageSource {
+    static func makeSource(_ inbox: UIInbox<GalleryEvent>, defaults: ImageRequest = ImageRequest(url: nil)) -> ManagerImageSource {
         var cacheConfig = ImageCacheConfig()
         cacheConfig.shouldUseDiskCache = false
         let manager = ImageManager(cache: ImageCache(config: cacheConfig), downloader: ImageDownloader())
-        return ManagerImageSource(manager: manager, inbox: inbox)
+        return ManagerImageSource(manager: manager, inbox: inbox, defaults: defaults)
     }
 
     static func item(_ url: URL) -> GalleryItem { GalleryItem(entry: URLListEntry(line: 1, location: .remote(url))) }
@@ -151,9 +151,9 @@ import WebImage
     static func countTrips(_ url: URL) throws -> (events: Int, updates: Int, leftOver: Int) {
         let inbox = try UIInbox<GalleryEvent>()
         inbox.claimOwnership()
-        let source = makeSource(inbox)
+        let source = makeSource(inbox, defaults: ImageRequest(url: nil, delivery: .progressiveLoad))
         var updates = 0, events = 0, done = false
-        source.bind(slot: SlotID(0), item: item(url), targetSize: PixelSize(width: 64, height: 64), options: [.progressiveLoad]) { update in
+        source.bind(slot: SlotID(0), item: item(url), targetSize: PixelSize(width: 64, height: 64), options: []) { update in
             updates += 1
             if case .final = update { done = true }
         }

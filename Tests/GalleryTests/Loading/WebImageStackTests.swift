@@ -40,11 +40,11 @@ import TestSupport
     /// with `--refresh`, for neither (a revalidation gets the whole original).
     @Test func printAsksForTheStopWithoutPartials() {
         var options = GalleryOptions()
-        #expect(WebImageStack.requestOptions(options).contains(.progressiveLoad))
-        #expect(WebImageStack.printOptions(options).contains(.stopWhenSufficient))
-        #expect(!WebImageStack.printOptions(options).contains(.progressiveLoad))
+        #expect(WebImageStack.requestDefaults(options).delivery.contains(.progressiveLoad))
+        #expect(WebImageStack.printRequest(options).delivery.contains(.stopWhenSufficient))
+        #expect(!WebImageStack.printRequest(options).delivery.contains(.progressiveLoad))
         options.refresh = true
-        #expect(WebImageStack.printOptions(options).isDisjoint(with: [.stopWhenSufficient, .progressiveLoad]))
+        #expect(WebImageStack.printRequest(options).delivery.isDisjoint(with: [.stopWhenSufficient, .progressiveLoad]))
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -56,7 +56,7 @@ import TestSupport
         var options = GalleryOptions()
         options.cacheDirectory = try Fixtures.temporaryDirectory("stack-print").path
         options.refresh = true
-        #expect(WebImageStack.requestOptions(options).contains(.refreshCached))
+        #expect(WebImageStack.requestDefaults(options).cache.refreshCached)
         let stack = WebImageStack(options: options)
         let load = stack.components.loadForPrint
         let entry = try #require(URLList.parse("\(server.url("/blue.png").absoluteString) Blue\n", baseDirectory: URL(fileURLWithPath: "/")).entries.first)

@@ -102,11 +102,11 @@ func makeModel(count: Int, columns: Int = 160, rows: Int = 37, mode: ViewMode = 
         var model = makeModel(count: 100)
         model.prefetchScreens = 1
         let grid = model.reconcile()
-        #expect(!grid.binds.isEmpty && grid.binds.allSatisfy { !$0.animated && $0.request.decodeOptions == .decodeFirstFrameOnly })
+        #expect(!grid.binds.isEmpty && grid.binds.allSatisfy { !$0.animated && $0.request.bindOptions == .firstFrameOnly })
         #expect(!model.prefetchWindow().isEmpty && model.prefetchWindow().allSatisfy { !$0.animated })
         _ = model.perform(.open)
         let full = model.reconcile()
-        #expect(full.binds.count == 1 && full.binds[0].animated && full.binds[0].request.decodeOptions.isEmpty)
+        #expect(full.binds.count == 1 && full.binds[0].animated && full.binds[0].request.bindOptions.isEmpty)
         #expect(model.prefetchWindow().allSatisfy { $0.animated })
     }
 
@@ -116,7 +116,7 @@ func makeModel(count: Int, columns: Int = 160, rows: Int = 37, mode: ViewMode = 
         var model = makeModel(count: 100)
         model.animatesCells = true
         let grid = model.reconcile()
-        #expect(!grid.binds.isEmpty && grid.binds.allSatisfy { $0.animated && $0.request.decodeOptions.isEmpty })
+        #expect(!grid.binds.isEmpty && grid.binds.allSatisfy { $0.animated && $0.request.bindOptions.isEmpty })
         #expect(!model.prefetchWindow().isEmpty && model.prefetchWindow().allSatisfy { $0.animated })
         #expect(model.perform(.toggleAnimation).changed)
         #expect(model.animationsPaused)

@@ -40,7 +40,7 @@ private final class Deliveries: @unchecked Sendable {  // touched only on the sl
             let url = urls[index], c = Self.color(index)
             executor.sync {
                 seen.current = n
-                slot.setImage(with: ImageRequest(url: url, priority: .high, options: .progressiveLoad)) { event in
+                slot.setImage(with: ImageRequest(url: url, priority: .high, delivery: .progressiveLoad)) { event in
                     if seen.current != n { seen.stale.append(n) }
                     guard let image = event.image else { return }
                     if image.firstPixel != [c.0, c.1, c.2, c.3] { seen.wrongImages.append(n) }

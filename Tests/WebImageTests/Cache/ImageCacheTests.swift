@@ -46,7 +46,7 @@ import TestSupport
         cache.store(image: nil, data: data, forKey: url, validators: validators) { stored.signal() }
         #expect(stored.wait(timeout: .now() + 5) == .success)
         let thumbKey = url.withTargetSize(PixelSize(width: 40, height: 40))
-        let r = try #require(Self.result { cache.queryCacheOperation(forKey: thumbKey, options: .refreshCached, done: $0) })
+        let r = try #require(Self.result { cache.queryCacheOperation(forKey: thumbKey, policy: .init(refreshCached: true), done: $0) })
         #expect(r.cacheType == .disk)
         #expect(r.image?.size == PixelSize(width: 40, height: 30))
         #expect(r.image?.sourceSize == PixelSize(width: 400, height: 300))
@@ -63,7 +63,7 @@ import TestSupport
         #expect(Self.result { cache.queryCacheOperation(forKey: url, done: $0) }?.cacheType == ImageCacheType.none)
         cache.store(image: nil, data: TinyImage.data(width: 2, height: 2), forKey: url)
         cache.waitUntilIdle()
-        #expect(Self.result { cache.queryCacheOperation(forKey: url, options: .memoryCacheOnly, done: $0) }?.cacheType == ImageCacheType.none)
+        #expect(Self.result { cache.queryCacheOperation(forKey: url, policy: .init(read: .memoryOnly), done: $0) }?.cacheType == ImageCacheType.none)
         #expect(cache.diskCount == 1 && cache.diskSize > 0)
     }
 

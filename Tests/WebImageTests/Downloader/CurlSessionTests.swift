@@ -7,10 +7,10 @@ import TestSupport
 @Suite("CurlSession: HTTP, limits, errors")
 struct CurlSessionTests {
     private func fetch(
-        _ downloader: ImageDownloader, _ url: URL, options: ImageRequest.Options = [],
+        _ downloader: ImageDownloader, _ url: URL, transfer: ImageRequest.TransferOptions = [],
         headers: [String: String] = [:]
     ) async -> Result<DownloadResult, DownloadError> {
-        do { return .success(try await downloader.image(for: ImageRequest(url: url, options: options, headers: headers))) } catch let error as DownloadError {
+        do { return .success(try await downloader.image(for: ImageRequest(url: url, transfer: transfer, headers: headers))) } catch let error as DownloadError {
             return .failure(error)
         } catch {
             return .failure(.transferFailed(url: url, curlCode: -1, message: "\(error)"))
@@ -33,7 +33,7 @@ struct CurlSessionTests {
         let downloader = ImageDownloader(config: config)
         #expect(downloader.value(forHTTPHeaderField: "accept") == ImageDownloaderConfig.defaultAccept)
         let headers = ["If-None-Match": "\"abc\"", "Range": "bytes=0-9"]
-        let result = await fetch(downloader, server.url("/h"), options: .ignoreCachedResponse, headers: headers)
+        let result = await fetch(downloader, server.url("/h"), transfer: .ignoreCachedResponse, headers: headers)
         let request = try #require(server.requests.first)
         #expect(request.header("Accept") == "image/avif,image/jxl,image/webp,image/heic,image/png,image/jpeg,image/gif,image/svg+xml,image/tiff,image/bmp,image/x-icon,image/*;q=0.8")
         #expect(request.header("User-Agent")?.hasPrefix("sdgallery/") == true)
@@ -94,8 +94,8 @@ struct CurlSessionTests {
         server.route("/check", .ok(DownloaderTestKit.fakeImageBytes(100)))
         server.route("/check2", .ok(DownloaderTestKit.fakeImageBytes(100)))
         let downloader = ImageDownloader(config: DownloaderTestKit.config())
-        _ = await fetch(downloader, server.url("/set"), options: .handleCookies)
-        _ = await fetch(downloader, server.url("/check"), options: .handleCookies)
+        _ = await fetch(downloader, server.url("/set"), transfer: .handleCookies)
+        _ = await fetch(downloader, server.url("/check"), transfer: .handleCookies)
         _ = await fetch(downloader, server.url("/check2"))
         #expect(server.requests(to: "/check").first?.header("Cookie") == "session=abc")
         #expect(server.requests(to: "/check2").first?.header("Cookie") == nil)

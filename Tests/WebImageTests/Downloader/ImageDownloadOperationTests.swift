@@ -62,7 +62,7 @@ struct ImageDownloadOperationTests {
         server.route("/prog", DownloaderTestKit.slowImage(size: 96 * 1024, seconds: 0.6))
         let downloader = ImageDownloader(config: DownloaderTestKit.config())
         let results = CallbackRecorder<(ContinuousClock.Instant, Result<DownloadResult, DownloadError>)>()
-        downloader.downloadImage(with: ImageRequest(url: server.url("/prog"), options: .progressiveLoad)) { results.record((.now, $0)) }
+        downloader.downloadImage(with: ImageRequest(url: server.url("/prog"), delivery: .progressiveLoad)) { results.record((.now, $0)) }
         #expect(await results.wait { $0.contains { (try? $0.1.get().isFinished) == true } })
         let all = results.all.compactMap { entry -> (ContinuousClock.Instant, DownloadResult)? in
             guard case .success(let value) = entry.1 else { return nil }
@@ -104,7 +104,7 @@ struct ImageDownloadOperationTests {
         server.route("/p.jpg", stub)
         let downloader = ImageDownloader()  // real ImageCoders
         let results = ResultRecorder()
-        let request = ImageRequest(url: server.url("/p.jpg"), targetSize: PixelSize(width: 320, height: 240), options: .progressiveLoad)
+        let request = ImageRequest(url: server.url("/p.jpg"), targetSize: PixelSize(width: 320, height: 240), delivery: .progressiveLoad)
         downloader.downloadImage(with: request) { results.record($0) }
         #expect(await results.wait { $0.contains { (try? $0.get().isFinished) != false } })
         for case .failure(let error) in results.all { Issue.record("download failed: \(error)") }
@@ -133,7 +133,7 @@ struct ImageDownloadOperationTests {
             config.decoding.makeIncrementalDecoder = { options in CountingDecoder(ImageCoders.makeIncrementalDecoder(options: options), fed) }
             let downloader = ImageDownloader(config: config)
             let results = ResultRecorder()
-            downloader.downloadImage(with: ImageRequest(url: server.url(path), options: .progressiveLoad)) { results.record($0) }
+            downloader.downloadImage(with: ImageRequest(url: server.url(path), delivery: .progressiveLoad)) { results.record($0) }
             #expect(await results.wait(timeout: .seconds(30)) { $0.contains { (try? $0.get().isFinished) != false } })
             let last = try #require(results.all.last)
             if expectFed {
@@ -182,7 +182,7 @@ struct ImageDownloadOperationTests {
         #expect(Set(seen.all.compactMap { $0 }) == [small, large])
         #expect(seen.all.count == 2)
         #expect(server.requests.count == 1)
-        _ = try await downloader.image(for: ImageRequest(url: server.url("/d"), options: .scaleDownLargeImages))
+        _ = try await downloader.image(for: ImageRequest(url: server.url("/d"), delivery: .scaleDownLargeImages))
         #expect(seen.all.last == PixelSize(width: 4096, height: 4096))
         await server.stop()
     }

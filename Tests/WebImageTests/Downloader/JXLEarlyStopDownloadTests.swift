@@ -30,10 +30,10 @@ struct JXLEarlyStopDownloadTests {
         return try Data(contentsOf: URL(fileURLWithPath: jxl))
     }
 
-    /// A cell's load with `options`: its final result.
-    static func cell(_ kit: ManagerTestKit, _ path: String, _ size: PixelSize, options: ImageRequest.Options) async -> ImageLoadEvent? {
+    /// A cell's load with `delivery`: its final result.
+    static func cell(_ kit: ManagerTestKit, _ path: String, _ size: PixelSize, delivery: ImageRequest.DeliveryOptions) async -> ImageLoadEvent? {
         let results = LoadRecorder()
-        kit.manager.loadImage(with: ImageRequest(url: kit.server.url(path), targetSize: size, options: options)) { results.recordLoad($0) }
+        kit.manager.loadImage(with: ImageRequest(url: kit.server.url(path), targetSize: size, delivery: delivery)) { results.recordLoad($0) }
         _ = await results.wait { $0.contains { $0.isTerminal } }
         _ = await kit.server.waitUntil { $0.filter { $0.path == path }.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
         return results.all.first { $0.isTerminal }
@@ -42,8 +42,8 @@ struct JXLEarlyStopDownloadTests {
     /// A gallery cell (partial images wanted) and `--print` (`.stopWhenSufficient` alone: before,
     /// NeededBytes's "all", which reads JPEG markers only, turned that one into a one-shot decode of
     /// the whole body).
-    @Test(arguments: [[ImageRequest.Options.progressiveLoad, .stopWhenSufficient], [.stopWhenSufficient]])
-    func aCellsLoadStopsAtTheDC(options: [ImageRequest.Options]) async throws {
+    @Test(arguments: [[ImageRequest.DeliveryOptions.progressiveLoad, .stopWhenSufficient], [.stopWhenSufficient]])
+    func aCellsLoadStopsAtTheDC(delivery: [ImageRequest.DeliveryOptions]) async throws {
         let body = try Self.photo()
         let kit = try await ManagerTestKit.make()
         var stub = StubResponse.ok(body, contentType: "image/jxl")
@@ -54,7 +54,7 @@ struct JXLEarlyStopDownloadTests {
         // of the body while two builds ran beside the tests, 300 kB/s leaves it room.
         stub.bytesPerSecond = Sanitizers.thread || Sanitizers.address ? 50_000 : 300_000
         kit.server.route("/p.jxl", stub)
-        let result = try #require(await Self.cell(kit, "/p.jxl", PixelSize(width: 160, height: 96), options: ImageRequest.Options(options)))
+        let result = try #require(await Self.cell(kit, "/p.jxl", PixelSize(width: 160, height: 96), delivery: ImageRequest.DeliveryOptions(delivery)))
         let image = try #require(result.image)
         #expect(image.size == PixelSize(width: 128, height: 96))
         #expect(image.earlyTier == .scale(denominator: 8))

@@ -36,7 +36,7 @@ struct NeededBytesDownloadTests {
     static func cell(_ kit: ManagerTestKit, _ path: String, _ size: PixelSize) async -> ImageLoadEvent? {
         let results = LoadRecorder()
         kit.manager.loadImage(with: ImageRequest(url: kit.server.url(path), targetSize: size,
-                                                  options: [.progressiveLoad, .stopWhenSufficient])) { results.recordLoad($0) }
+                                                  delivery: [.progressiveLoad, .stopWhenSufficient])) { results.recordLoad($0) }
         _ = await results.wait { $0.contains { $0.isTerminal } }
         _ = await kit.server.waitUntil { $0.filter { $0.path == path }.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
         return results.all.first { $0.isTerminal }

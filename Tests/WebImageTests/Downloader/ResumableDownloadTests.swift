@@ -64,7 +64,7 @@ import TestSupport
 
         let progress = CallbackRecorder<Int64>()
         let results = LoadRecorder()
-        kit.manager.loadImage(with: ImageRequest(url: kit.server.url("/prog.png"), options: .progressiveLoad)) { event in
+        kit.manager.loadImage(with: ImageRequest(url: kit.server.url("/prog.png"), delivery: .progressiveLoad)) { event in
             if case .progress(let received, _) = event { progress.record(received) }
             results.recordLoad(event)
         }

@@ -51,9 +51,9 @@ import TestSupport
         return (kit, kit.server.url(path))
     }
 
-    static func load(_ kit: ManagerTestKit, _ url: URL, options: ImageRequest.Options, size: PixelSize) async -> [ImageLoadEvent] {
+    static func load(_ kit: ManagerTestKit, _ url: URL, delivery: ImageRequest.DeliveryOptions, cache: ImageRequest.CachePolicy = .init(), size: PixelSize) async -> [ImageLoadEvent] {
         let results = LoadRecorder()
-        kit.manager.loadImage(with: ImageRequest(url: url, targetSize: size, options: options)) { results.recordLoad($0) }
+        kit.manager.loadImage(with: ImageRequest(url: url, targetSize: size, cache: cache, delivery: delivery)) { results.recordLoad($0) }
         _ = await results.wait { $0.contains { $0.isTerminal } }
         return results.all
     }
@@ -65,7 +65,7 @@ import TestSupport
         let (kit, url) = try await Self.serving(body, at: "/p.jpg", etag: "\"j1\"", rate: 1_000_000)
 
         // The cell: 120×90 is at most 1/8 of 1024×768 per axis.
-        let cell = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: PixelSize(width: 120, height: 90))
+        let cell = await Self.load(kit, url, delivery: [.progressiveLoad, .stopWhenSufficient], size: PixelSize(width: 120, height: 90))
         let final = try #require(cell.last)
         #expect(final.isTerminal && final.error == nil)
         #expect(final.image?.size == PixelSize(width: 120, height: 90))
@@ -80,7 +80,7 @@ import TestSupport
 
         // The full view: resumes the kept bytes with Range and gets the whole original.
         kit.server.route("/p.jpg", { var whole = StubResponse.ok(body, contentType: "image/jpeg"); whole.etag = "\"j1\""; return whole }())
-        let full = await Self.load(kit, url, options: [.progressiveLoad], size: PixelSize(width: 1024, height: 768))
+        let full = await Self.load(kit, url, delivery: [.progressiveLoad], size: PixelSize(width: 1024, height: 768))
         #expect(full.last?.data == body)
         #expect(full.last?.image?.size == PixelSize(width: 1024, height: 768))
         let resumed = kit.server.requests(to: "/p.jpg").last
@@ -100,10 +100,10 @@ import TestSupport
         let body = try await Self.progressiveJPEG(width: 1024, height: 768)
         let (kit, url) = try await Self.serving(body, at: "/p.jpg", etag: "\"j1\"", rate: 1_000_000)
         let cell = PixelSize(width: 120, height: 90)
-        let results = await Self.load(kit, url, options: [.stopWhenSufficient], size: cell)
+        let results = await Self.load(kit, url, delivery: [.stopWhenSufficient], size: cell)
         #expect(results.count == 1 && results.allSatisfy(\.isTerminal), "partial renders: \(results.filter { !$0.isTerminal }.count)")
         #expect(results.last?.image?.size == cell)
-        let awaited = try await kit.manager.image(for: ImageRequest(url: url, targetSize: cell, options: [.stopWhenSufficient]))
+        let awaited = try await kit.manager.image(for: ImageRequest(url: url, targetSize: cell, delivery: [.stopWhenSufficient]))
         #expect(awaited.image.size == cell)
         _ = await kit.server.waitUntil { $0.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
         let sent = kit.server.requests(to: "/p.jpg").reduce(0) { $0 + $1.bytesSent }
@@ -141,7 +141,7 @@ import TestSupport
 
         // 200×150: more than 1/8 (128×96), at most 1/4 (256×192) of 1024×768.
         let size = PixelSize(width: 200, height: 150)
-        let cell = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: size)
+        let cell = await Self.load(kit, url, delivery: [.progressiveLoad, .stopWhenSufficient], size: size)
         let final = try #require(cell.last)
         #expect(final.isTerminal && final.error == nil)
         let image = try #require(final.image)
@@ -161,7 +161,7 @@ import TestSupport
         #expect(kit.manager.downloader.partials.urls == [url])
 
         kit.server.route("/q.jpg", { var whole = StubResponse.ok(body, contentType: "image/jpeg"); whole.etag = "\"q1\""; return whole }())
-        let full = await Self.load(kit, url, options: [.progressiveLoad], size: PixelSize(width: 1024, height: 768))
+        let full = await Self.load(kit, url, delivery: [.progressiveLoad], size: PixelSize(width: 1024, height: 768))
         #expect(full.last?.data == body)
         #expect(kit.server.requests(to: "/q.jpg").last?.status == 206)
         kit.manager.cache.waitUntilIdle()
@@ -176,13 +176,13 @@ import TestSupport
         let body = try await Self.progressiveJPEG(width: 1024, height: 768)
         let (kit, url) = try await Self.serving(body, at: "/w.jpg", etag: "\"w1\"", rate: 1_000_000, memory: false)
         let size = PixelSize(width: 120, height: 90)
-        _ = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: size)
+        _ = await Self.load(kit, url, delivery: [.progressiveLoad, .stopWhenSufficient], size: size)
         _ = await kit.server.waitUntil { $0.filter { $0.path == "/w.jpg" }.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
         kit.manager.cache.waitUntilIdle()
         kit.manager.cache.disk?.remove(forKey: EarlyImageEntry.diskKey(for: ImageCacheKey(urlKey: kit.manager.cacheKey(for: url))))
         let before = kit.server.requests(to: "/w.jpg").count
         kit.server.route("/w.jpg", { var next = StubResponse.ok(body, contentType: "image/jpeg"); next.etag = "\"w1\""; next.bytesPerSecond = 1_000_000; return next }())
-        let again = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: size)
+        let again = await Self.load(kit, url, delivery: [.progressiveLoad, .stopWhenSufficient], size: size)
         #expect(again.last?.isTerminal == true && again.last?.image?.size == size)
         _ = await kit.server.waitUntil { $0.filter { $0.path == "/w.jpg" }.allSatisfy { $0.finished || $0.clientDisconnectedEarly } }
         let second = Array(kit.server.requests(to: "/w.jpg").dropFirst(before))
@@ -211,7 +211,7 @@ import TestSupport
         stub.bytesPerSecond = 2_000_000
         kit.server.route("/a.png", stub)
         let url = kit.server.url("/a.png")
-        let cell = await Self.load(kit, url, options: [.progressiveLoad, .stopWhenSufficient], size: PixelSize(width: 64, height: 64))
+        let cell = await Self.load(kit, url, delivery: [.progressiveLoad, .stopWhenSufficient], size: PixelSize(width: 64, height: 64))
         let image = try #require(cell.last?.image)
         #expect(cell.last?.isTerminal == true && image.size == PixelSize(width: 64, height: 64))
         #expect(image.earlyTier == .firstPass)
@@ -224,7 +224,7 @@ import TestSupport
         #expect(kit.manager.downloader.partials.urls == [url])
 
         kit.server.route("/a.png", { var whole = StubResponse.ok(body, contentType: "image/png"); whole.etag = "\"a1\""; return whole }())
-        let full = await Self.load(kit, url, options: [.progressiveLoad], size: PixelSize(width: side, height: side))
+        let full = await Self.load(kit, url, delivery: [.progressiveLoad], size: PixelSize(width: side, height: side))
         #expect(full.last?.data == body)
         #expect(full.last?.image.map { $0.pixel(x: 3, y: 5) == (3, 5, 6, 255) } == true)
         #expect(kit.server.requests(to: "/a.png").last?.status == 206)

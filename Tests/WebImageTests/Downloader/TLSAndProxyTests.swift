@@ -16,10 +16,10 @@ struct TLSAndProxyTests {
         return root
     }
 
-    static func download(_ urls: [URL], config: ImageDownloaderConfig, options: ImageRequest.Options = []) async -> [Result<DownloadResult, DownloadError>] {
+    static func download(_ urls: [URL], config: ImageDownloaderConfig, transfer: ImageRequest.TransferOptions = []) async -> [Result<DownloadResult, DownloadError>] {
         let downloader = ImageDownloader(config: config)
         let recorder = ResultRecorder()
-        for url in urls { downloader.downloadImage(with: ImageRequest(url: url, options: options)) { recorder.record($0) } }
+        for url in urls { downloader.downloadImage(with: ImageRequest(url: url, transfer: transfer)) { recorder.record($0) } }
         _ = await recorder.wait(timeout: .seconds(60)) { values in
             values.filter { if case .success(let r) = $0 { return r.isFinished } else { return true } }.count >= urls.count
         }
@@ -38,7 +38,7 @@ struct TLSAndProxyTests {
         defer { server.stop() }
         let refused = await Self.download([server.url("/0.img")], config: DownloaderTestKit.config())
         #expect(Self.failureText(refused.first) == "TLS: self-signed certificate", "\(refused)")
-        let insecure = await Self.download([server.url("/0.img")], config: DownloaderTestKit.config(), options: .allowInvalidSSLCertificates)
+        let insecure = await Self.download([server.url("/0.img")], config: DownloaderTestKit.config(), transfer: .allowInvalidSSLCertificates)
         if case .success? = insecure.first {} else { Issue.record("--insecure did not load: \(insecure)") }
     }
 

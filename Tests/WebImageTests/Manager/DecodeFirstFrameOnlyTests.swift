@@ -54,7 +54,7 @@ import TestSupport
         kit.server.route("/anim.gif", stub)
         let url = kit.server.url("/anim.gif")
         let target = PixelSize(width: 16, height: 16)
-        let still = try await kit.manager.image(for: ImageRequest(url: url, targetSize: target, options: .decodeFirstFrameOnly))
+        let still = try await kit.manager.image(for: ImageRequest(url: url, targetSize: target, delivery: .decodeFirstFrameOnly))
         #expect(!still.image.isAnimated)
         // The same URL and size with every frame: its own entry, decoded from the disk's original.
         let playing = try await kit.manager.image(for: ImageRequest(url: url, targetSize: target))
@@ -63,7 +63,7 @@ import TestSupport
         // A later run (nothing in memory): the still comes from the disk's original, first frame only.
         kit.manager.cache.waitUntilIdle()
         let later = ManagerTestKit.makeManager(directory: kit.directory, clock: kit.clock, memory: false)
-        let fromDisk = try await later.image(for: ImageRequest(url: url, targetSize: target, options: .decodeFirstFrameOnly))
+        let fromDisk = try await later.image(for: ImageRequest(url: url, targetSize: target, delivery: .decodeFirstFrameOnly))
         #expect(!fromDisk.image.isAnimated)
         let framesFromDisk = try await later.image(for: ImageRequest(url: url, targetSize: target))
         #expect(framesFromDisk.image.frames.count == 40, "a still on disk stood for the frames")

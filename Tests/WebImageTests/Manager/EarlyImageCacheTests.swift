@@ -12,7 +12,7 @@ import TestSupport
     static let cjpeg = FileManager.default.isExecutableFile(atPath: "/usr/bin/cjpeg")
     /// At most 1/8 of 1024×768 per axis: the DC scans are enough.
     static let cell = PixelSize(width: 120, height: 90)
-    static let cellOptions: ImageRequest.Options = [.progressiveLoad, .stopWhenSufficient]
+    static let cellOptions: ImageRequest.DeliveryOptions = [.progressiveLoad, .stopWhenSufficient]
 
     /// A kit whose cache keeps partials in its folder (as the gallery does), serving `body` at
     /// `path` with ETag `etag` and `cacheControl`, after a first manager loaded the cell: its early
@@ -21,7 +21,7 @@ import TestSupport
         let kit = try await ManagerTestKit.make(partials: true)
         kit.server.route(path, stub(body, etag: etag, cacheControl: cacheControl, bytesPerSecond: 1_000_000))
         let url = kit.server.url(path)
-        let first = await SufficientDownloadTests.load(kit, url, options: cellOptions, size: cell)
+        let first = await SufficientDownloadTests.load(kit, url, delivery: cellOptions, size: cell)
         let image = try #require(first.last?.image)
         #expect(first.last?.isTerminal == true && image.size == cell && image.earlyTier == .scale(denominator: 8))
         await settle(kit, path)
@@ -54,7 +54,7 @@ import TestSupport
     /// what the revalidation brings.
     static func revalidatedCell(_ later: ManagerTestKit, _ url: URL) async -> [ImageLoadEvent] {
         let results = LoadRecorder()
-        later.manager.loadImage(with: ImageRequest(url: url, targetSize: cell, options: cellOptions)) { results.recordLoad($0) }
+        later.manager.loadImage(with: ImageRequest(url: url, targetSize: cell, delivery: cellOptions)) { results.recordLoad($0) }
         _ = await results.wait(count: 2, timeout: .seconds(30))
         return results.all
     }
@@ -71,7 +71,7 @@ import TestSupport
         let coldBytes = coldRequests.reduce(0) { $0 + $1.bytesSent }
 
         let later = Self.laterRun(kit)
-        let warm = await SufficientDownloadTests.load(later, url, options: Self.cellOptions, size: Self.cell)
+        let warm = await SufficientDownloadTests.load(later, url, delivery: Self.cellOptions, size: Self.cell)
         let final = try #require(warm.last)
         print("cold: \(coldRequests.count) requests, \(coldBytes) of \(body.count) B; warm: \(kit.server.requests(to: "/e.jpg").count - coldRequests.count) requests")
         #expect(final.isTerminal && final.error == nil && !final.isRevalidating && final.cacheType == .disk)
@@ -82,7 +82,7 @@ import TestSupport
         #expect(kit.server.requests(to: "/e.jpg").count == coldRequests.count, "the warm cell asked the network")
 
         // The full view needs more than the early image: it resumes the kept bytes and gets the original.
-        let full = await SufficientDownloadTests.load(later, url, options: [.progressiveLoad], size: PixelSize(width: 1024, height: 768))
+        let full = await SufficientDownloadTests.load(later, url, delivery: [.progressiveLoad], size: PixelSize(width: 1024, height: 768))
         #expect(full.last?.data == body)
         #expect(full.last?.image?.size == PixelSize(width: 1024, height: 768) && full.last?.image?.earlyTier == nil)
         let resumed = try #require(kit.server.requests(to: "/e.jpg").last)
@@ -115,12 +115,12 @@ import TestSupport
         let before = kit.server.requests(to: "/s.jpg").count
 
         let later = Self.laterRun(kit)
-        let smaller = await SufficientDownloadTests.load(later, url, options: Self.cellOptions, size: PixelSize(width: 60, height: 60))
+        let smaller = await SufficientDownloadTests.load(later, url, delivery: Self.cellOptions, size: PixelSize(width: 60, height: 60))
         #expect(smaller.last?.image?.size == PixelSize(width: 60, height: 45) && smaller.last?.cacheType == .disk)
         #expect(kit.server.requests(to: "/s.jpg").count == before)
 
         // 240×180 is more than the 120×90 the early image holds (and more than 1/8): to the network.
-        let larger = await SufficientDownloadTests.load(later, url, options: Self.cellOptions, size: PixelSize(width: 240, height: 180))
+        let larger = await SufficientDownloadTests.load(later, url, delivery: Self.cellOptions, size: PixelSize(width: 240, height: 180))
         let image = try #require(larger.last?.image)
         #expect(larger.last?.isTerminal == true && image.size == PixelSize(width: 240, height: 180))
         #expect(image.earlyTier == .scale(denominator: 4))
@@ -146,7 +146,7 @@ import TestSupport
         func expectFetched(_ problem: String) async -> ManagerTestKit {
             let before = kit.server.requests(to: "/c.jpg").count
             let later = Self.laterRun(kit)
-            let reloaded = await SufficientDownloadTests.load(later, url, options: Self.cellOptions, size: Self.cell)
+            let reloaded = await SufficientDownloadTests.load(later, url, delivery: Self.cellOptions, size: Self.cell)
             #expect(reloaded.last?.error == nil && reloaded.last?.image?.size == Self.cell && reloaded.last?.cacheType == ImageCacheType.none)
             #expect(kit.server.requests(to: "/c.jpg").count > before, "\(problem) was served")
             await Self.settle(kit, "/c.jpg")
@@ -189,7 +189,7 @@ import TestSupport
         let (kit2, url2, _) = try await Self.kitAfterACell(body, path: "/r.jpg", etag: "\"r1\"", cacheControl: "max-age=3600")
         kit2.server.route("/r.jpg", Self.stub(changed, etag: "\"r2\"", cacheControl: "max-age=3600"))
         let refresh = Self.laterRun(kit2)
-        let refreshed = await SufficientDownloadTests.load(refresh, url2, options: Self.cellOptions.union(.refreshCached), size: Self.cell)
+        let refreshed = await SufficientDownloadTests.load(refresh, url2, delivery: Self.cellOptions, cache: .init(refreshCached: true), size: Self.cell)
         let image = try #require(refreshed.last?.image)
         #expect(refreshed.last?.data == changed && image.earlyTier == nil)
         #expect(image.pixel(x: 60, y: 45).r > 150)
@@ -210,7 +210,7 @@ import TestSupport
 
         let requests = kit.server.requests(to: "/m.jpg").count
         let third = Self.laterRun(kit)
-        let renewed = await SufficientDownloadTests.load(third, url, options: Self.cellOptions, size: Self.cell)
+        let renewed = await SufficientDownloadTests.load(third, url, delivery: Self.cellOptions, size: Self.cell)
         let same = renewed.last?.image?.pixels == cold.pixels
         #expect(renewed.last?.cacheType == .disk && renewed.last?.isRevalidating == false && same)
         #expect(kit.server.requests(to: "/m.jpg").count == requests, "the renewed early entry was not fresh")

@@ -58,8 +58,8 @@ import TestSupport
         kit.server.route("/slow.png", slow)
         let file = kit.directory.appendingPathComponent("local.png")
         try TestPNG.solid(width: 4, height: 4, rgba: (3, 3, 3, 255)).write(to: file)
-        func load(_ path: String, _ options: ImageRequest.Options = []) async -> [ImageLoadEvent] {
-            await Self.events(kit.manager, ImageRequest(url: kit.server.url(path), options: options))
+        func load(_ path: String, cache: ImageRequest.CachePolicy = .init(), delivery: ImageRequest.DeliveryOptions = []) async -> [ImageLoadEvent] {
+            await Self.events(kit.manager, ImageRequest(url: kit.server.url(path), cache: cache, delivery: delivery))
         }
 
         // Downloads, a fresh memory hit, a fresh disk hit, a failure, a progressive slow body.
@@ -69,7 +69,7 @@ import TestSupport
         kit.manager.cache.clearMemory()
         seen["disk hit"] = await load("/fresh.png")
         seen["404"] = await load("/gone.png")
-        seen["progressive"] = await load("/slow.png", .progressiveLoad)
+        seen["progressive"] = await load("/slow.png", delivery: .progressiveLoad)
         seen["file"] = await Self.events(kit.manager, ImageRequest(url: file))
         seen["invalid URL"] = await Self.events(kit.manager, ImageRequest(url: URL(string: "ftp://example.com/a.png")))
 
@@ -79,7 +79,7 @@ import TestSupport
         seen["304"] = await load("/stale.png")
         seen["200 over a cached copy"] = await load("/changed.png")
         seen["503 over a cached copy"] = await load("/down.png")
-        seen["refresh of a fresh copy"] = await load("/fresh.png", .refreshCached)
+        seen["refresh of a fresh copy"] = await load("/fresh.png", cache: .init(refreshCached: true))
 
         for (path, events) in seen { Self.expectOrdered(events, path) }
         #expect(seen["304"].map { $0.map(Self.name) } == ["revalidating", "keptCached"])

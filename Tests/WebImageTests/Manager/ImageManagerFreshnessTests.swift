@@ -156,7 +156,7 @@ import TestSupport
         let url = kit.server.url("/r.png")
         _ = await kit.manager.results(url)
         kit.manager.cache.waitUntilIdle()
-        let refreshed = await kit.manager.results(url, options: .refreshCached, deliveries: 2)
+        let refreshed = await kit.manager.results(url, cache: .init(refreshCached: true), deliveries: 2)
         #expect(refreshed.first?.isRevalidating == true)
         #expect(refreshed.last?.isNotModified == true)
         #expect(kit.server.requests(to: "/r.png").count == 2)

@@ -13,7 +13,7 @@ import TestSupport
         _ = await kit.manager.results(url)
         kit.manager.cache.waitUntilIdle()
 
-        let refreshed = await kit.manager.results(url, options: .refreshCached, deliveries: 2)
+        let refreshed = await kit.manager.results(url, cache: .init(refreshCached: true), deliveries: 2)
         #expect(refreshed.count == 2)
         #expect(refreshed.first?.image?.firstPixel == [10, 20, 30, 255])
         #expect(refreshed.first?.cacheType == .memory)
@@ -35,7 +35,7 @@ import TestSupport
         kit.manager.cache.waitUntilIdle()
         kit.serve("/c.png", color: (200, 100, 50, 255), etag: "\"v2\"")
 
-        let refreshed = await kit.manager.results(url, options: .refreshCached, deliveries: 2)
+        let refreshed = await kit.manager.results(url, cache: .init(refreshCached: true), deliveries: 2)
         #expect(refreshed.map { $0.image?.firstPixel } == [[10, 20, 30, 255], [200, 100, 50, 255]])
         #expect(refreshed.last?.isNotModified == false)
         kit.manager.cache.waitUntilIdle()
@@ -44,7 +44,7 @@ import TestSupport
         #expect(stored.first?.cacheType == .disk)
         #expect(stored.first?.image?.firstPixel == [200, 100, 50, 255])
         // The next refresh revalidates with the new validator.
-        _ = await kit.manager.results(url, options: .refreshCached, deliveries: 2)
+        _ = await kit.manager.results(url, cache: .init(refreshCached: true), deliveries: 2)
         #expect(kit.server.requests(to: "/c.png").last?.header("If-None-Match") == "\"v2\"")
         #expect(kit.server.requests(to: "/c.png").last?.status == 304)
         await kit.tearDown()
@@ -57,7 +57,7 @@ import TestSupport
         _ = await kit.manager.results(url)
         kit.manager.cache.waitUntilIdle()
         kit.server.route("/e.png", .status(503))
-        let refreshed = await kit.manager.results(url, options: .refreshCached, deliveries: 2)
+        let refreshed = await kit.manager.results(url, cache: .init(refreshCached: true), deliveries: 2)
         #expect(refreshed.first?.image != nil)
         #expect(refreshed.last?.error != nil)
         #expect(await kit.manager.results(url).first?.cacheType == .memory)
@@ -109,28 +109,32 @@ import TestSupport
     /// The seed's manager mapped its options onto the downloader's; here the one request goes down
     /// as is, and a revalidation changes only what a revalidation must.
     @Test func aRevalidationAsksForAFreshWholeBodyWithTheValidatorsAndKeepsTheRest() {
-        let kept: ImageRequest.Options = [.handleCookies, .allowInvalidSSLCertificates, .scaleDownLargeImages, .retryFailed]
+        let kept = ImageRequest.CachePolicy(retryFailed: true)
+        let keptTransfer: ImageRequest.TransferOptions = [.handleCookies, .allowInvalidSSLCertificates]
         let request = ImageRequest(url: URL(string: "https://e.example/a.jpg"), targetSize: PixelSize(width: 16, height: 9),
-                                   priority: .high, options: kept.union([.progressiveLoad, .stopWhenSufficient]), queueOrder: 7)
+                                   priority: .high, cache: kept, delivery: [.scaleDownLargeImages, .progressiveLoad, .stopWhenSufficient],
+                                   transfer: keptTransfer, queueOrder: 7)
         #expect(request.stopsWhenSufficient)
         let revalidation = request.revalidating(HTTPValidators(etag: "\"e\"", lastModified: "lm"))
-        #expect(!revalidation.options.contains(.progressiveLoad))
-        #expect(revalidation.options.contains(.ignoreCachedResponse))
+        #expect(!revalidation.delivery.contains(.progressiveLoad))
+        #expect(revalidation.transfer.contains(.ignoreCachedResponse))
         #expect(!revalidation.stopsWhenSufficient)
-        #expect(revalidation.options.isSuperset(of: kept))
+        #expect(revalidation.cache == kept && revalidation.delivery == .scaleDownLargeImages && revalidation.transfer.isSuperset(of: keptTransfer))
         #expect(revalidation.headers == ["If-None-Match": "\"e\"", "If-Modified-Since": "lm"])
         #expect(revalidation.priority == .high && revalidation.queueOrder == 7 && revalidation.targetSize == request.targetSize)
-        #expect(!request.options.contains(.ignoreCachedResponse) && request.headers.isEmpty)
+        #expect(!request.transfer.contains(.ignoreCachedResponse) && request.headers.isEmpty)
     }
 
     /// The stop needs no partial images (`--print` asks for it alone), only not the original or a refresh.
     @Test func aTransferStopsEarlyForTheImageNotTheOriginalOrARefresh() {
         let url = URL(string: "https://e.example/a.jpg")
-        #expect(ImageRequest(url: url, options: [.progressiveLoad, .stopWhenSufficient]).stopsWhenSufficient)
-        #expect(ImageRequest(url: url, options: [.stopWhenSufficient]).stopsWhenSufficient)
-        #expect(!ImageRequest(url: url, options: [.progressiveLoad]).stopsWhenSufficient)
-        #expect(!ImageRequest(url: url, options: [.progressiveLoad, .stopWhenSufficient, .refreshCached]).stopsWhenSufficient)
-        #expect(!ImageRequest(url: url, options: [.progressiveLoad, .stopWhenSufficient, .originalData]).stopsWhenSufficient)
+        #expect(ImageRequest(url: url, delivery: [.progressiveLoad, .stopWhenSufficient]).stopsWhenSufficient)
+        #expect(ImageRequest(url: url, delivery: [.stopWhenSufficient]).stopsWhenSufficient)
+        #expect(!ImageRequest(url: url, delivery: [.progressiveLoad]).stopsWhenSufficient)
+        #expect(!ImageRequest(url: url, cache: .init(refreshCached: true), delivery: [.progressiveLoad, .stopWhenSufficient]).stopsWhenSufficient)
+        var original = ImageRequest(url: url, delivery: [.progressiveLoad, .stopWhenSufficient])
+        original.cache.originalData = true
+        #expect(!original.stopsWhenSufficient)
     }
 
     @Test func refreshWithoutValidatorsDownloadsAgain() async throws {
@@ -139,7 +143,7 @@ import TestSupport
         let url = kit.server.url("/n.png")
         _ = await kit.manager.results(url)
         kit.serve("/n.png", color: (2, 2, 2, 255))
-        let refreshed = await kit.manager.results(url, options: .refreshCached, deliveries: 2)
+        let refreshed = await kit.manager.results(url, cache: .init(refreshCached: true), deliveries: 2)
         #expect(refreshed.map { $0.image?.firstPixel } == [[1, 1, 1, 255], [2, 2, 2, 255]])
         #expect(kit.server.requests(to: "/n.png").last?.header("If-None-Match") == nil)
         #expect(kit.server.requests(to: "/n.png").last?.header("If-Modified-Since") == nil)

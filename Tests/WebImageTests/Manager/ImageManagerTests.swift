@@ -45,7 +45,7 @@ import TestSupport
     @Test func cacheMemoryOnlyWritesNothingToDisk() async throws {
         let kit = try await ManagerTestKit.make()
         kit.serve("/m.png", color: (1, 2, 3, 255))
-        let result = await kit.manager.results(kit.server.url("/m.png"), options: .cacheMemoryOnly)
+        let result = await kit.manager.results(kit.server.url("/m.png"), cache: .init(store: .memoryOnly))
         #expect(result.first?.image != nil)
         kit.manager.cache.waitUntilIdle()
         #expect(kit.manager.cache.diskCount == 0)
@@ -67,7 +67,7 @@ import TestSupport
         #expect(second.first?.error == first.first?.error)
         #expect(kit.server.requests(to: "/missing.png").count == 1)
 
-        _ = await kit.manager.results(url, options: .retryFailed)
+        _ = await kit.manager.results(url, cache: .init(retryFailed: true))
         #expect(kit.server.requests(to: "/missing.png").count == 2)
 
         kit.clock.advance(601)

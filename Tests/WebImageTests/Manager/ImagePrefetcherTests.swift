@@ -105,7 +105,7 @@ import TestSupport
         let box = PixelSize(width: 4, height: 4)
         _ = await manager.results(url, targetSize: box)
         let done = CallbackRecorder<[Int]>()
-        ImagePrefetcher(manager: manager).prefetchURLs([url], targetSize: box, storeInMemory: true) { f, s in done.record([f, s]) }
+        ImagePrefetcher(manager: manager).prefetchURLs([url], like: ImageRequest(url: nil, targetSize: box), storeInMemory: true) { f, s in done.record([f, s]) }
         #expect(await done.wait(count: 1))
         #expect(done.all.first == [0, 1])
         #expect(kit.server.requests(to: "/m.png").count == 1)

@@ -14,7 +14,7 @@ import TestSupport
         kit.serve("/m.png", color: (5, 6, 7, 255), size: 32)
         let url = kit.server.url("/m.png")
         let box = PixelSize(width: 8, height: 8)
-        let request = ImageRequest(url: url, targetSize: box, options: .memoryCacheOnly)
+        let request = ImageRequest(url: url, targetSize: box, cache: .init(read: .memoryOnly))
         let before = Locked<ImageLoadEvent?>(nil)
         kit.manager.loadImage(with: request) { result in before.withLock { $0 = result } }
         let miss = try #require(before.withLock { $0 })

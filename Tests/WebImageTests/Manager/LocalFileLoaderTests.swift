@@ -52,7 +52,7 @@ struct LocalFileReadingTests {
 
         let kit = try await ManagerTestKit.make()
         let results = LoadRecorder()
-        kit.manager.loadImage(with: ImageRequest(url: file, targetSize: cell, options: [.stopWhenSufficient])) { results.recordLoad($0) }
+        kit.manager.loadImage(with: ImageRequest(url: file, targetSize: cell, delivery: [.stopWhenSufficient])) { results.recordLoad($0) }
         _ = await results.wait { $0.contains { $0.isTerminal } }
         let image = try #require(results.all.first { $0.isTerminal }?.image)
         #expect(image.size == cell && image.sourceSize == PixelSize(width: 1200, height: 1600))

@@ -140,11 +140,11 @@ extension ImageManager {
 
     /// Loads and waits for `deliveries` events (progress not counted).
     func results(
-        _ url: URL?, options: ImageRequest.Options = [], targetSize: PixelSize? = nil, priority: DownloadPriority = .normal,
+        _ url: URL?, cache: ImageRequest.CachePolicy = .init(), targetSize: PixelSize? = nil, priority: DownloadPriority = .normal,
         deliveries: Int = 1
     ) async -> [ImageLoadEvent] {
         let recorder = LoadRecorder()
-        loadImage(with: ImageRequest(url: url, targetSize: targetSize, priority: priority, options: options)) { recorder.recordLoad($0) }
+        loadImage(with: ImageRequest(url: url, targetSize: targetSize, priority: priority, cache: cache)) { recorder.recordLoad($0) }
         _ = await recorder.wait(count: deliveries, timeout: .seconds(30))
         return recorder.all
     }
