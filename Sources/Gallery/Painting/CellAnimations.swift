@@ -51,6 +51,13 @@ struct CellAnimations {
         cells = cells.filter { kept[$0.key] != nil }
     }
 
+    /// Stops `slot`'s player at once (its binding ended); a frame of it still out is dropped.
+    mutating func stop(_ slot: SlotID) {
+        players[slot] = nil
+        order.removeAll { $0 == slot }
+        cells[slot] = nil
+    }
+
     /// The player of `slot`, if it plays.
     func player(of slot: SlotID) -> AnimationPlayer? { players[slot] }
 

@@ -77,6 +77,8 @@ final class CellPictures {
         guard var record = records[slot] else { return }
         record = Record(generation: record.generation &+ 1)
         records[slot] = record
+        animations.stop(slot)
+        terminalPlays.remove(slot)
     }
 
     /// Forgets every picture (the cell size or the terminal changed): everything is painted again.
@@ -127,15 +129,17 @@ final class CellPictures {
         return nil
     }
 
-    /// Takes a finished paint: kept when it is still what its slot (or the animation) wants.
+    /// Takes a finished paint: kept when it is still what its slot (or the animation) wants. One
+    /// staleness rule for stills and animation frames alike: the slot's generation.
     func accept(_ result: PaintResult) {
         paintsInFlight -= 1
+        let current = records[result.slot]?.generation == result.generation
         if let frame = result.frame {
-            animations.finished(slot: result.slot, image: result.key.image, frame: frame, cells: result.key.cells, painted: result.painted)
+            animations.finished(slot: result.slot, image: result.key.image, frame: frame, cells: result.key.cells,
+                                painted: current ? result.painted : nil)
             return
         }
-        guard var record = records[result.slot], record.generation == result.generation,
-              record.pending == result.key else { return }
+        guard current, var record = records[result.slot], record.pending == result.key else { return }
         record.pending = nil
         if let painted = result.painted {
             record.shown = Picture(key: result.key, painted: painted)
@@ -177,14 +181,15 @@ final class CellPictures {
     func paintAnimationFrames(cellPixels: PixelSize) {
         let painter = painter, post = post
         for (slot, frame, cells) in animations.framesToPaint() {
-            guard let player = animations.player(of: slot), let image = records[slot]?.image, image.id == player.imageID else {
+            guard let player = animations.player(of: slot), let record = records[slot], let image = record.image,
+                  image.id == player.imageID else {
                 animations.finished(slot: slot, image: 0, frame: frame, cells: cells, painted: nil)  // its player is stale
                 continue
             }
             paintsInFlight += 1
-            let still = image.frameImage(frame)
+            let still = image.frameImage(frame), generation = record.generation
             Self.queue.async {
-                post(PaintResult(slot: slot, generation: 0, key: PictureKey(image: image.id, cells: cells), frame: frame,
+                post(PaintResult(slot: slot, generation: generation, key: PictureKey(image: image.id, cells: cells), frame: frame,
                                  painted: painter.paint(still, cells: cells, cellPixels: cellPixels)))
             }
         }

@@ -1,4 +1,6 @@
+import Foundation
 import ImageCodecs
+import Locking
 import TerminalGraphics
 import Testing
 @testable import Gallery
@@ -32,5 +34,33 @@ import Testing
         sixel.setImage(small, of: a)
         sixel.followAnimations([(a, .cell)], now: 0)
         #expect(sixel.terminalPlays.isEmpty && Set(sixel.animations.players.keys) == [a])
+    }
+
+    /// One staleness rule for stills and animation frames: a frame painted for a binding that
+    /// ended is dropped, even when the slot's next binding shows the same image at the same size
+    /// (before, frames carried no generation and only the image and size were checked).
+    @Test func aFramePaintedForAnEndedBindingIsDropped() async throws {
+        let results = Locked<[PaintResult]>([])
+        let pictures = CellPictures(painter: RendererPainter(renderer: HalfBlockRenderer()), post: { r in results.withLock { $0.append(r) } })
+        let slot = SlotID(1), image = Self.animation(width: 40, height: 30)
+        let cells = CellSize(columns: 4, rows: 2), pixels = PixelSize(width: 8, height: 16)
+        pictures.setImage(image, of: slot)
+        pictures.followAnimations([(slot, .cell)], now: 0)
+        _ = pictures.picture(for: slot, cells: cells, cellPixels: pixels, now: 0)
+        pictures.paintAnimationFrames(cellPixels: pixels)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline, results.withLock({ $0.filter { $0.frame != nil }.count }) < 2 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let frames = results.withLock { $0.filter { $0.frame != nil } }
+        #expect(frames.count == 2, "both frames painted")
+        pictures.bindingEnded(slot)
+        pictures.setImage(image, of: slot)
+        pictures.followAnimations([(slot, .cell)], now: 0)
+        _ = pictures.picture(for: slot, cells: cells, cellPixels: pixels, now: 0)
+        pictures.paintAnimationFrames(cellPixels: pixels)  // the new player paints for the same size
+        for result in frames { pictures.accept(result) }
+        #expect(pictures.animations.player(of: slot)?.painted.isEmpty == true, "the old binding's frames are not shown")
+        #expect(pictures.animations.paintsOut == 1, "only the new binding's frame is out (3 at once, 2 were the old one's)")
     }
 }
