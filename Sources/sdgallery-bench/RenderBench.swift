@@ -4,8 +4,9 @@ import ImageCodecs
 import TerminalGraphics
 
 /// `sdgallery-bench render [iterations]`: encodes one screen of 24 thumbnails (160×96 px, synthetic
-/// photo-like pixels) as sixel, kitty and half-block truecolor, prints ms and bytes per screen, and
-/// compares sixel with `img2sixel` on the same pixels (PPM files).
+/// photo-like pixels) as sixel, kitty and half-block truecolor, prints ms and bytes per screen (and
+/// kitty's upload of one 24-frame animation of them), and compares sixel with `img2sixel` on the
+/// same pixels (PPM files).
 enum RenderBench {
     static let thumbnail = PixelSize(width: 160, height: 96)
     static let cells = CellSize(columns: 16, rows: 5)  // 160×100 px at 10×20 px cells
@@ -32,6 +33,16 @@ enum RenderBench {
             if renderer is SixelRenderer { sixelScreen = outputs }
             row(name, Array(times), outputs.reduce(0) { $0 + $1.count })
         }
+
+        // kitty playing an animation itself: one thumbnail's 24 frames encoded into one upload
+        // (`renderAnimation`), against its first frame alone.
+        let animation = Image(width: thumbnail.width, height: thumbnail.height, pixels: images[0].pixels,
+                              frames: images.map { ImageFrame(pixels: $0.pixels, duration: 0.05) })
+        var animationBytes = 0
+        let animationTimes = (0..<(iterations + 1)).map { _ in
+            measure { animationBytes = (try? KittyRenderer().renderAnimation(animation, cells: cells, cellPixelSize: cell).upload?.bytes.count) ?? 0 }
+        }.dropFirst()
+        row("kitty animation of 24 frames, one upload (per animation)", Array(animationTimes), animationBytes)
 
         let cache = EncodedOutputCache()
         let sixel = SixelRenderer()

@@ -103,13 +103,19 @@ final class CellPictures {
             // Until its first frame is painted, the still picture (painted as a thumbnail) stands in.
             if let playing = animations.player(of: slot), playing.cells == cells, let frame = playing.picture { return frame }
         }
-        let key = PictureKey(image: image.id, cells: cells, animation: animation)
+        var key = PictureKey(image: image.id, cells: cells, animation: animation)
         guard var record = records[slot] else { return nil }
         defer { records[slot] = record }
         if let shown = record.shown, shown.key == key { return shown.painted }
+        var ready = animation ? painter.paintedAnimation(image, cells: cells, cellPixels: cellPixels) : nil
+        if animation, ready == nil, record.shown?.key.cells != cells {
+            // A whole animation costs a frame's encode per frame (24 frames: 30 ms, a still 1 ms):
+            // until the cell shows something of this size, its still goes first.
+            key.animation = false
+            if let shown = record.shown, shown.key == key { return shown.painted }
+        }
         if record.failed == key { return nil }
-        let ready = animation ? painter.paintedAnimation(image, cells: cells, cellPixels: cellPixels)
-            : painter.painted(image, cells: cells, cellPixels: cellPixels)
+        if !key.animation { ready = painter.painted(image, cells: cells, cellPixels: cellPixels) }
         if let ready {
             record.shown = Picture(key: key, painted: ready)
             record.pending = nil
@@ -118,10 +124,10 @@ final class CellPictures {
         if record.pending != key {
             record.pending = key
             paintsInFlight += 1
-            let painter = painter, post = post, generation = record.generation
+            let painter = painter, post = post, generation = record.generation, key = key
             Self.queue.async {
                 post(PaintResult(slot: slot, generation: generation, key: key, frame: nil,
-                                 painted: animation ? painter.paintAnimation(image, cells: cells, cellPixels: cellPixels)
+                                 painted: key.animation ? painter.paintAnimation(image, cells: cells, cellPixels: cellPixels)
                                      : painter.paint(image, cells: cells, cellPixels: cellPixels)))
             }
         }
@@ -154,8 +160,10 @@ final class CellPictures {
     /// cell whose image is final.
     func isShownOrPainting(_ slot: SlotID, cells: CellSize) -> Bool {
         guard let record = records[slot], let image = record.image else { return false }
-        let key = PictureKey(image: image.id, cells: cells, animation: playsInTerminal(slot, image))
-        return record.shown?.key == key || record.pending == key || record.failed == key
+        let still = PictureKey(image: image.id, cells: cells)
+        // A cell whose animation the terminal plays shows its still until the animation is painted.
+        let keys = playsInTerminal(slot, image) ? [PictureKey(image: image.id, cells: cells, animation: true), still] : [still]
+        return keys.contains { record.shown?.key == $0 || record.pending == $0 || record.failed == $0 }
     }
 
     /// Plays the animated images of `slots` (in priority order, each with its ring of painted

@@ -63,4 +63,33 @@ import Testing
         #expect(pictures.animations.player(of: slot)?.painted.isEmpty == true, "the old binding's frames are not shown")
         #expect(pictures.animations.paintsOut == 1, "only the new binding's frame is out (3 at once, 2 were the old one's)")
     }
+
+    /// A cell whose animation kitty plays shows its still first (a 24-frame animation encodes in
+    /// 30 ms, its still in 1 ms: a page of them waited behind each other on the paint queue), then
+    /// the whole animation; meanwhile the paint invariant holds.
+    @Test func aTerminalPlayedCellShowsItsStillFirst() async throws {
+        let results = Locked<[PaintResult]>([])
+        let pictures = CellPictures(painter: RendererPainter(renderer: KittyRenderer()), post: { r in results.withLock { $0.append(r) } })
+        let slot = SlotID(1), image = Self.animation(width: 40, height: 30)
+        let cells = CellSize(columns: 4, rows: 2), pixels = PixelSize(width: 10, height: 20)
+        pictures.setImage(image, of: slot)
+        pictures.followAnimations([(slot, .cell)], now: 0)
+        func next() async throws -> PaintResult? {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline, results.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(5)) }
+            return results.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        }
+        #expect(pictures.picture(for: slot, cells: cells, cellPixels: pixels, now: 0) == nil)
+        #expect(pictures.isShownOrPainting(slot, cells: cells))
+        let still = try #require(try await next())
+        #expect(still.key.animation == false)
+        pictures.accept(still)
+        let shown = pictures.picture(for: slot, cells: cells, cellPixels: pixels, now: 0)
+        #expect(shown != nil && shown?.upload?.animationLoops == nil, "the still stands in")
+        #expect(pictures.isShownOrPainting(slot, cells: cells))
+        let whole = try #require(try await next())
+        #expect(whole.key.animation)
+        pictures.accept(whole)
+        #expect(pictures.picture(for: slot, cells: cells, cellPixels: pixels, now: 0)?.upload?.animationLoops == 0, "then the whole animation")
+    }
 }
