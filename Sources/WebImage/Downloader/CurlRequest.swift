@@ -36,11 +36,14 @@ struct CurlRequest: Sendable {
     /// Slowest average body rate a transfer may keep up to its size cap (64 KB/s).
     static let minimumAverageRate: Int64 = 64 * 1024
 
+    /// Idle timeouts in `deadline`: 4 (`ImageDownloaderConfig.deadlineIdleTimeouts`: tests shorten it).
+    var deadlineIdleTimeouts = 4
+
     /// The whole transfer's deadline, on top of the idle timeout (a body dripped at one byte a
     /// second never looks idle): four idle timeouts plus the size cap at `minimumAverageRate`
     /// (64 MB: about 17 minutes), or ten minutes more without a cap.
     var deadline: Duration {
-        timeout * 4 + (maxBytes > 0 ? .milliseconds(maxBytes * 1000 / Self.minimumAverageRate) : .seconds(600))
+        timeout * deadlineIdleTimeouts + (maxBytes > 0 ? .milliseconds(maxBytes * 1000 / Self.minimumAverageRate) : .seconds(600))
     }
 
     /// Creates a request.

@@ -107,6 +107,8 @@ package struct DownloadOperationSetup: Sendable {
     var proxy: String?
     /// Where a cancelled transfer leaves its partial body, and a new one finds it; nil: no resuming.
     var partials: PartialDownloadStore?
+    /// Idle timeouts in a transfer's deadline (`CurlRequest.deadlineIdleTimeouts`).
+    var deadlineIdleTimeouts = 4
 
     /// Whether the request is conditional (a revalidation): such a request is never resumed.
     var isConditional: Bool {
@@ -121,6 +123,7 @@ package struct DownloadOperationSetup: Sendable {
             allowInvalidCertificates: transfer.contains(.allowInvalidSSLCertificates),
             caCertificateFile: caCertificateFile, proxy: proxy, netrcFile: netrcFile)
         request.originOnlyHeaders = originOnlyHeaders
+        request.deadlineIdleTimeouts = deadlineIdleTimeouts
         return request
     }
 }

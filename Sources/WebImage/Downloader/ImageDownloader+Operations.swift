@@ -24,6 +24,7 @@ extension ImageDownloader {
         }
         setup.proxy = config.proxy
         setup.partials = config.maxPartialBytes > 0 ? partials : nil
+        setup.deadlineIdleTimeouts = config.deadlineIdleTimeouts
         return config.operationType.init(setup: setup)
     }
 

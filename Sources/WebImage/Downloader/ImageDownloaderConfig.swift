@@ -45,6 +45,9 @@ public struct ImageDownloaderConfig: Sendable {
     /// Where partial bodies are kept, one file each, so a later run resumes them too (the budget
     /// then counts the files' sizes); nil keeps them in memory.
     public var partialsDirectory: URL?
+    /// Idle timeouts in each transfer's overall deadline (`CurlRequest.deadline`): 4. Internal, for
+    /// tests that wait for a deadline to pass.
+    var deadlineIdleTimeouts = 4
     /// Minimum time between two partial decodes of one download (default 100 ms).
     public var progressiveInterval: Duration = .milliseconds(100)
     /// Pixel budget for `.scaleDownLargeImages` (default 16 megapixels).

@@ -10,7 +10,7 @@ import TestSupport
 /// after Ctrl-L and every visible final image must be shown (`ExplorationOracle`). A failure prints
 /// its seed (`.fixedSeed(…)` reproduces it) and the shrunk sequence of steps.
 @Suite(.serialized) struct GalleryExplorationTests {
-    /// Sequences per terminal kind and run: 60 in `make test` (a debug build runs 4–9 a second per
+    /// Sequences per terminal kind and run: 60 in `make test` (a debug build runs 14–25 a second per
     /// kind on this machine), 10 under a sanitizer; `SDG_EXPLORE_COUNT` overrides, for long runs.
     static let count = ProcessInfo.processInfo.environment["SDG_EXPLORE_COUNT"].flatMap(Int.init)
         ?? (Sanitizers.address || Sanitizers.thread ? 10 : 60)

@@ -11,6 +11,9 @@ import TestSupport
 /// level), a debug build cut this transfer at 39 % (its flush and scaling lag at 1 MB/s).
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cjxl"), "needs cjxl (libjxl-tools)"))
 struct JXLEarlyStopDownloadTests {
+    /// `photo()`, made once for both cases (it takes over a second: ImageMagick's plasma, then cjxl).
+    static let madePhoto = Result { try photo() }
+
     /// A 1600×1200 photo-like JPEG XL (cjxl -d 1), made at test time.
     static func photo() throws -> Data {
         let directory = try Fixtures.temporaryDirectory("jxl-download")
@@ -44,7 +47,7 @@ struct JXLEarlyStopDownloadTests {
     /// the whole body).
     @Test(arguments: [[ImageRequest.DeliveryOptions.progressiveLoad, .stopWhenSufficient], [.stopWhenSufficient]])
     func aCellsLoadStopsAtTheDC(delivery: [ImageRequest.DeliveryOptions]) async throws {
-        let body = try Self.photo()
+        let body = try Self.madePhoto.get()
         let kit = try await ManagerTestKit.make()
         var stub = StubResponse.ok(body, contentType: "image/jxl")
         stub.etag = "\"j1\""

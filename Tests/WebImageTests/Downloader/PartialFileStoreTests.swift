@@ -23,11 +23,14 @@ import TestSupport
     }
 
     /// Serves `body` slowly at `path`, cancels `downloader`'s load once half of it arrived, and
-    /// waits for the store's queued write. Returns the bytes received before the cancel.
+    /// waits for the store's queued write. Returns the bytes received before the cancel. As
+    /// `ResumableDownloadTests.cancelHalfway`: 128 KB/s, a 4 KB chunk every 32 ms, and the body
+    /// stops after three quarters so the cancel lands mid-body (32 KB/s took a second a test).
     static func cancelHalfway(_ downloader: ImageDownloader, _ server: LoopbackServer, _ path: String, body: Data) async -> Int64 {
         var stub = StubResponse.ok(body, contentType: "image/png")
         stub.etag = "\"d1\""
-        stub.bytesPerSecond = 32_000
+        stub.bytesPerSecond = 128_000
+        stub.fault = .stallAfter(bytes: body.count * 3 / 4)
         server.route(path, stub)
         let progress = CallbackRecorder<Int64>()
         let token = downloader.downloadImage(with: server.url(path), progress: { received, _, _ in progress.record(received) }) { _ in }

@@ -10,11 +10,15 @@ import TestSupport
     static let side = 128
 
     /// Starts a throttled load of `path`, cancels it once about half the body arrived, and waits
-    /// until the partial body is kept. Returns its size.
+    /// until the partial body is kept. Returns its size. The body arrives at 128 KB/s (a 4 KB chunk
+    /// every 32 ms, each reported: progress is throttled to 20 ms) and stops after three quarters
+    /// (the connection stays open), so the cancel always lands mid-body however late it comes.
+    /// (At 32 KB/s without the stop, reaching half took a second a test.)
     static func cancelHalfway(_ kit: ManagerTestKit, _ path: String, body: Data, etag: String) async -> Int {
         var stub = StubResponse.ok(body, contentType: "image/png")
         stub.etag = etag
-        stub.bytesPerSecond = 32_000
+        stub.bytesPerSecond = 128_000
+        stub.fault = .stallAfter(bytes: body.count * 3 / 4)
         kit.server.route(path, stub)
         let url = kit.server.url(path)
         let progress = CallbackRecorder<Int64>()

@@ -16,7 +16,10 @@ import TestSupport
         drip.chunkSize = 100
         server.route("/drip", drip)
         var config = DownloaderTestKit.config(timeout: 2)
-        config.maxResponseBytes = 64 * 1024  // deadline: 4 × 2 s + 64 KB at 64 KB/s = 9 s
+        config.maxResponseBytes = 64 * 1024
+        // One idle timeout in the deadline, not 4 (`theDeadlineScalesWithTheSizeCap` checks the real
+        // formula): 2 s + 64 KB at 64 KB/s = 3 s, the same drip and idle timeout (9 s with 4).
+        config.deadlineIdleTimeouts = 1
         let downloader = ImageDownloader(config: config)
         let recorder = ResultRecorder()
         let start = ContinuousClock.now
@@ -28,14 +31,15 @@ import TestSupport
             await server.stop()
             return
         }
-        #expect(limit == .milliseconds(9000))
+        #expect(limit == .milliseconds(3000))
         #expect(received > 0 && received < 60 * 1024)
-        #expect(elapsed >= .seconds(9) && elapsed < .seconds(41))
+        #expect(elapsed >= .seconds(3) && elapsed < .seconds(35))
         await server.stop()
     }
 
     @Test func theDeadlineScalesWithTheSizeCap() {
         #expect(CurlRequest(url: URL(string: "http://a/")!, timeout: .seconds(15), maxBytes: 64 << 20).deadline == .seconds(60 + 1024))
         #expect(CurlRequest(url: URL(string: "http://a/")!, timeout: .seconds(15), maxBytes: 0).deadline == .seconds(660))
+        #expect(ImageDownloaderConfig().deadlineIdleTimeouts == 4)
     }
 }
