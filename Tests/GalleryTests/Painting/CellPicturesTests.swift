@@ -7,9 +7,10 @@ import Testing
 
 /// `CellPictures`: which cells' animations the terminal plays itself.
 @Suite struct CellPicturesTests {
+    /// Two frames, red then blue (built as repeated 32-bit words: a debug build joins arrays slowly).
     static func animation(width: Int, height: Int) -> Image {
-        let frames = [[255, 0, 0, 255], [0, 0, 255, 255]].map { c in
-            ImageFrame(pixels: Array((0..<(width * height)).map { _ in c.map(UInt8.init) }.joined()), duration: 0.05)
+        let frames = [UInt32(0xFF00_00FF), 0xFFFF_0000].map { word in  // RGBA in memory, little-endian
+            ImageFrame(pixels: [UInt32](repeating: word, count: width * height).withUnsafeBytes { Array($0) }, duration: 0.05)
         }
         return Image(width: width, height: height, pixels: frames[0].pixels, frames: frames)
     }
@@ -18,7 +19,7 @@ import Testing
     /// a longer one, and the full view's, play frame by frame in the gallery's players. A painter
     /// whose terminal does not play animations leaves every one to the players.
     @Test func theTerminalPlaysCellAnimationsThatFitOneUpload() {
-        let small = Self.animation(width: 40, height: 30), large = Self.animation(width: 1600, height: 1400)
+        let small = Self.animation(width: 40, height: 30), large = Self.animation(width: 1024, height: 1024)
         #expect(small.cost <= CellPictures.terminalAnimationLimit && large.cost > CellPictures.terminalAnimationLimit)
         let kitty = CellPictures(painter: RendererPainter(renderer: KittyRenderer()), post: { _ in })
         let (a, b, c) = (SlotID(1), SlotID(2), SlotID(3))
