@@ -103,6 +103,36 @@ import WebImage
         await server.stop()
     }
 
+    /// `--no-progressive` holds for a cell that joins a prefetch's download: partial images go to
+    /// the requests that ask for them, so the joined cell gets none although the prefetch (which
+    /// always decodes as it goes) asked. A guard: a review suspected the joiner took the prefetch's.
+    @Test(.timeLimit(.minutes(1)))
+    func aCellJoiningAPrefetchShowsNoPartialImageWithoutProgressive() async throws {
+        let server = try await LoopbackServer.start()
+        let side = 96
+        var stub = StubResponse.ok(TestPNG.adam7(width: side, height: side, rgba: Self.noise(side: side, seed: 5)), contentType: "image/png")
+        stub.bytesPerSecond = 40_000  // about a second: the bind joins early, the passes arrive after
+        server.route("/a.png", stub)
+        let item = ManagerImageSourceTests.item(server.url("/a.png"))
+        let full = PixelSize(width: side, height: side)  // the whole image: no early stop
+        let updates = try await Blocking.run { () throws -> [String] in
+            let inbox = try UIInbox<GalleryEvent>()
+            inbox.claimOwnership()
+            let source = ManagerImageSourceTests.makeSource(inbox)  // defaults without .progressiveLoad
+            defer { source.cancelAll() }
+            source.prefetch(PrefetchRequest(index: 0, target: full), item: item)
+            inbox.runWork(until: { (server.requests(to: "/a.png").first?.bytesSent ?? 0) > 0 }, deadline: Date().addingTimeInterval(20))
+            var seen: [String] = []
+            source.bind(slot: SlotID(0), item: item, targetSize: full, options: []) { seen.append(ManagerImageSourceTests.describe($0)) }
+            inbox.runWork(until: { seen.contains { $0.hasPrefix("final") || $0.hasPrefix("failed") } }, deadline: Date().addingTimeInterval(30))
+            return seen
+        }
+        #expect(server.requests(to: "/a.png").count == 1, "the cell joined the prefetch's download")
+        #expect(updates.last == "final \(side)x\(side)", "\(updates)")
+        #expect(!updates.contains("partial"), "partial images despite --no-progressive: \(updates)")
+        await server.stop()
+    }
+
     /// RGBA noise, `side`×`side` (incompressible: a transfer of it takes its size on the wire).
     static func noise(side: Int, seed: UInt64) -> [UInt8] {
         var state = seed
