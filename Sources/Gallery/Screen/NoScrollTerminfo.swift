@@ -13,7 +13,7 @@ struct NoScrollTerminfo {
     let directory: URL
 
     /// Compiles the entry for `term`; nil when that is not possible (no tic, an unknown or odd TERM).
-    /// `withoutEraseCharacters`: without `ech` too (`TerminalProfile.erasesWideCharactersByColumn`).
+    /// `withoutEraseCharacters`: without `ech` too (`TerminalStrategy.erasesWideCharactersByColumn`).
     static func make(for term: String? = ProcessInfo.processInfo.environment["TERM"], withoutEraseCharacters: Bool = false) -> NoScrollTerminfo? {
         guard let term, !term.isEmpty, term.count <= 64,
               term.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || "._+-".unicodeScalars.contains($0) }),
