@@ -37,16 +37,22 @@ import Testing
         #expect(sixel.terminalPlays.isEmpty && Set(sixel.animations.players.keys) == [a])
     }
 
+    /// `CellPictures` over `renderer` with `image` playing in `slot`'s cell, and the paints it posts.
+    static func playing(_ image: Image, in slot: SlotID, with renderer: any ImageRenderer) -> (CellPictures, Locked<[PaintResult]>) {
+        let results = Locked<[PaintResult]>([])
+        let pictures = CellPictures(painter: RendererPainter(renderer: renderer), post: { r in results.withLock { $0.append(r) } })
+        pictures.setImage(image, of: slot)
+        pictures.followAnimations([(slot, .cell)], now: 0)
+        return (pictures, results)
+    }
+
     /// One staleness rule for stills and animation frames: a frame painted for a binding that
     /// ended is dropped, even when the slot's next binding shows the same image at the same size
     /// (before, frames carried no generation and only the image and size were checked).
     @Test func aFramePaintedForAnEndedBindingIsDropped() async throws {
-        let results = Locked<[PaintResult]>([])
-        let pictures = CellPictures(painter: RendererPainter(renderer: HalfBlockRenderer()), post: { r in results.withLock { $0.append(r) } })
         let slot = SlotID(1), image = Self.animation(width: 40, height: 30)
+        let (pictures, results) = Self.playing(image, in: slot, with: HalfBlockRenderer())
         let cells = CellSize(columns: 4, rows: 2), pixels = PixelSize(width: 8, height: 16)
-        pictures.setImage(image, of: slot)
-        pictures.followAnimations([(slot, .cell)], now: 0)
         _ = pictures.picture(for: slot, cells: cells, cellPixels: pixels, now: 0)
         pictures.paintAnimationFrames(cellPixels: pixels)
         let deadline = ContinuousClock.now + .seconds(20)
@@ -69,12 +75,9 @@ import Testing
     /// 30 ms, its still in 1 ms: a page of them waited behind each other on the paint queue), then
     /// the whole animation; meanwhile the paint invariant holds.
     @Test func aTerminalPlayedCellShowsItsStillFirst() async throws {
-        let results = Locked<[PaintResult]>([])
-        let pictures = CellPictures(painter: RendererPainter(renderer: KittyRenderer()), post: { r in results.withLock { $0.append(r) } })
-        let slot = SlotID(1), image = Self.animation(width: 40, height: 30)
+        let slot = SlotID(1)
+        let (pictures, results) = Self.playing(Self.animation(width: 40, height: 30), in: slot, with: KittyRenderer())
         let cells = CellSize(columns: 4, rows: 2), pixels = PixelSize(width: 10, height: 20)
-        pictures.setImage(image, of: slot)
-        pictures.followAnimations([(slot, .cell)], now: 0)
         func next() async throws -> PaintResult? {
             let deadline = ContinuousClock.now + .seconds(20)
             while ContinuousClock.now < deadline, results.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(5)) }
