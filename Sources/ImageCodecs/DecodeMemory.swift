@@ -88,6 +88,17 @@ public final class DecodeMemory: Sendable, Hashable, CustomStringConvertible {
         return granted ? Reservation(memory: self, bytes: bytes, oneShot: false) : nil
     }
 
+    /// More bytes for a reservation that holds already, waiting as a one-shot decode does (`reserve`).
+    fileprivate func growWaiting(by bytes: Int) {
+        let started = Self.seconds()
+        let patience = incrementalPatience
+        state.withLock(when: { $0.held + bytes <= $0.limit || ($0.oneShots == 0 && Self.seconds() - started >= patience) },
+                       wakingAfter: patience) { s in
+            s.held += bytes
+            s.peak = max(s.peak, s.held)
+        }
+    }
+
     /// More bytes for a reservation that holds already (an animation's next frame): never waits.
     fileprivate func grow(by bytes: Int) -> Bool {
         state.withLock { s -> Bool in
@@ -140,6 +151,23 @@ public final class DecodeMemory: Sendable, Hashable, CustomStringConvertible {
             guard memory.grow(by: extra) else { return false }
             bytes += extra
             return true
+        }
+
+        /// Holds `extra` bytes more, waiting for them as a one-shot decode waits (`reserve`): an
+        /// incremental decode that gave bytes back (`shrink`) and must go on to its end.
+        func growWaiting(by extra: Int) {
+            guard extra > 0 else { return }
+            memory.growWaiting(by: extra)
+            bytes += extra
+        }
+
+        /// Gives back all but `kept` bytes (a decode that needs less for a while): they are free for
+        /// others at once.
+        func shrink(to kept: Int) {
+            let kept = max(0, kept)
+            guard kept < bytes else { return }
+            memory.release(bytes - kept, oneShot: false)
+            bytes = kept
         }
 
         deinit { memory.release(bytes, oneShot: oneShot) }

@@ -7,7 +7,10 @@ import Foundation
 /// Incremental sessions ask libjxl for its DC step (`kDC`, 1/8 resolution): a flush then renders
 /// it (upsampled to the full size), the partial image, and when the target is at most 1/8 of the
 /// image per axis that image is final at the target (`sufficientImage`, tier `.scale(denominator: 8)`,
-/// as a progressive JPEG's DC scans). Every lossy (VarDCT) file sends its DC before its detail, so
+/// as a progressive JPEG's DC scans). That is known at libjxl's event, before the flush
+/// (`hasSufficientBytes`): decoding pauses there, and the flush and scaling — 0.2 s for 12 MP, while
+/// a link at 1 MB/s sends 200 KB more — wait for `sufficientImage()`, after a download has stopped.
+/// Every lossy (VarDCT) file sends its DC before its detail, so
 /// this works for files made without `cjxl -p` too; lossless (modular) files have no DC step unless
 /// encoded progressively. libjxl applies the orientation and gives RGBA8 with straight alpha.
 /// Animations are decoded frame by frame within the caps. Not thread-safe: one owner.
@@ -36,14 +39,30 @@ final class JXLSession {
     private var frames: [ImageFrame] = []
     private var animation: OutputBudget?
     private var lastPartial: Image?
+    /// The first frame's DC step is in and covers the target: its downsampling ratio (the image is
+    /// made by `sufficientImage`).
+    private var sufficientRatio: Int?
     private var sufficient: Image?
+    /// Bytes of the reservation given back while paused at the DC (`progression`), to be taken back
+    /// before the detail is decoded (`resumes`).
+    private var givenBack = 0
 
     /// The header is in and the working memory held, or the data failed.
     var started: Bool { memory != nil || error != nil }
 
     /// libjxl's own working memory per pixel, on top of the RGBA output: djxl, single-threaded, on
     /// a 4000×3000 photo (cjxl -d 1) peaked at 225 MB, 36 MB of it its RGB output: ≈ 16 bytes a pixel.
+    /// What is reserved for a decode of any encoding (a lossy modular file took 35).
     static let workingBytesPerPixel = 16
+    /// libjxl's working memory from a VarDCT frame's DC step to the end of that step's flush (libjxl
+    /// pauses at the DC only in a VarDCT frame without extra channels, `FrameDecoder::SetPauseAtProgressive`,
+    /// 0.7 to 0.11, and has allocated nothing of the detail yet: a multi-pass frame's coefficients,
+    /// up to 12.6 bytes a pixel, come with its AC global section). A session on a 4000×3000 photo
+    /// (cjxl -d 1) fed in 4 KB steps peaked at 3.3 bytes a pixel besides its output, flush included.
+    /// A session paused at a DC final at its target holds only this much (`progression`): six 12 MP
+    /// photos then watch for their DC within the default 1 GiB budget where four did (the others,
+    /// refused, could not see theirs); going on past the DC takes the rest back first (`resumes`).
+    static let dcWorkingBytesPerPixel = 6
 
     init(options: DecodeOptions, incremental: Bool, waitsForMemory: Bool? = nil) throws {
         guard let handle = sdg_jxl_create(incremental ? 1 : 0) else { throw DecodeError.corrupt(format: "JPEG XL", reason: "out of memory") }
@@ -76,20 +95,39 @@ final class JXLSession {
         run()
     }
 
-    /// Processes libjxl's events until it needs more bytes, fails or ends.
-    private func run() {
+    /// Processes libjxl's events until it needs more bytes, fails or ends. `waiting`: the reservation
+    /// given back at the DC is waited for (the end), else the bytes wait for it.
+    private func run(waiting: Bool = false) {
+        guard resumes(waiting: waiting || waitsForMemory) else { return }
         while error == nil, !done, !refused {
             switch Int(sdg_jxl_process(handle)) {
             case SDG_JXL_NEED_MORE: return
             case SDG_JXL_BASIC_INFO: header()
             case SDG_JXL_FRAME: frameDuration = sdg_jxl_frame_duration(handle)
             case SDG_JXL_NEED_BUFFER: setBuffer()
-            case SDG_JXL_PROGRESSION: progression()
+            case SDG_JXL_PROGRESSION:
+                progression()
+                // Paused at the DC: the bytes after it wait for the next append, so `sufficientImage`
+                // flushes exactly this step and nobody waits for detail being decoded.
+                if sufficientRatio != nil { return }
             case SDG_JXL_FULL_IMAGE: fullImage()
             case SDG_JXL_SUCCESS: done = true
             default: error = .corrupt(format: "JPEG XL", reason: "invalid data")
             }
         }
+    }
+
+    /// Past a pause at the DC whose reservation was cut (`progression`), the detail needs libjxl's
+    /// whole working memory back: false while it does not fit (never waiting unless `waiting`).
+    private func resumes(waiting: Bool) -> Bool {
+        guard givenBack > 0, let memory else { return true }
+        if waiting {
+            memory.growWaiting(by: givenBack)
+        } else if !memory.grow(by: givenBack) {
+            return false
+        }
+        givenBack = 0
+        return true
     }
 
     /// The basic info: the size against the cap, then the working memory.
@@ -104,7 +142,7 @@ final class JXLSession {
         // The output and libjxl's working memory (per pixel), the target; an animation also keeps
         // its first frame (each later one reserved as it comes).
         let area = g.stored.area
-        var bytes = area * (4 + Self.workingBytesPerPixel) + g.target.area * 4
+        var bytes = Self.stillBytes(g, working: Self.workingBytesPerPixel)
         if info.have_animation != 0 {
             let budget = OutputBudget(options, working: area * 4, framePixelBytes: g.target.area * 4)
             guard budget.allows(frames: 1) else { error = .tooLarge(width: g.stored.width, height: g.stored.height); return }
@@ -117,6 +155,11 @@ final class JXLSession {
             memory = options.memory.tryReserve(bytes)
             refused = memory == nil
         }
+    }
+
+    /// A still's reservation: the output and libjxl's working memory (`working` bytes a pixel), the target.
+    private static func stillBytes(_ g: DecodeGeometry, working: Int) -> Int {
+        g.stored.area * (4 + working) + g.target.area * 4
     }
 
     private func setBuffer() {
@@ -132,17 +175,21 @@ final class JXLSession {
         inFrame = true
     }
 
-    /// The DC of the first frame is in: when the target is at most 1/8 of the image per axis, that
-    /// image is final at the target.
+    /// The DC of the first frame is in: when the target is at most 1/8 of the image per axis, the
+    /// image it gives is final at the target (made by `sufficientImage`).
     private func progression() {
-        guard incremental, sufficient == nil, frames.isEmpty, still == nil, info.have_animation == 0, let geometry, let buffer else { return }
+        guard incremental, sufficient == nil, sufficientRatio == nil, frames.isEmpty, still == nil, info.have_animation == 0,
+              let geometry, buffer != nil else { return }
         let ratio = Int(sdg_jxl_progression_ratio(handle))
         let w = (geometry.stored.width + ratio - 1) / ratio, h = (geometry.stored.height + ratio - 1) / ratio
-        guard [2, 4, 8].contains(ratio), geometry.target.width <= w, geometry.target.height <= h, sdg_jxl_flush(handle) == 0 else { return }
-        let image = geometry.finish(buffer, size: geometry.stored)
-        sufficient = image.tiered(.scale(denominator: ratio))
-        lastPartial = image
-        fresh = false
+        guard [2, 4, 8].contains(ratio), geometry.target.width <= w, geometry.target.height <= h else { return }
+        sufficientRatio = ratio
+        // Paused here (`run`): until the detail is asked for, libjxl needs only the DC's memory.
+        if let memory {
+            let kept = Self.stillBytes(geometry, working: Self.dcWorkingBytesPerPixel)
+            givenBack = max(0, memory.bytes - kept)
+            memory.shrink(to: kept)
+        }
     }
 
     /// A frame is complete: the still, or the animation's next frame while the caps allow.
@@ -178,15 +225,33 @@ final class JXLSession {
         return lastPartial
     }
 
-    /// The DC image when it is final at the target (see `progression`), nil before or otherwise.
-    func sufficientImage() -> Image? { sufficient }
+    /// The DC step is in and its image final at the target (see `progression`): `sufficientImage()`
+    /// gives it. Known without flushing.
+    var hasSufficientBytes: Bool { sufficient != nil || (sufficientRatio != nil && error == nil && inFrame) }
+
+    /// The DC image when it is final at the target (see `progression`), nil before or otherwise:
+    /// flushed and scaled on the first call (at the DC when asked right after the append that
+    /// brought it, as every caller does; with more detail when asked later).
+    func sufficientImage() -> Image? {
+        if let sufficient { return sufficient }
+        guard let ratio = sufficientRatio, error == nil, inFrame, let geometry, let buffer else { return nil }
+        guard sdg_jxl_flush(handle) == 0 else {
+            sufficientRatio = nil  // not final after all: `hasSufficientBytes` stops saying so
+            return nil
+        }
+        let image = geometry.finish(buffer, size: geometry.stored)
+        sufficient = image.tiered(.scale(denominator: ratio))
+        lastPartial = image
+        fresh = false
+        return sufficient
+    }
 
     /// All bytes are in: the final image or the error (`.truncated` when the file ends early). An
     /// animation whose later frame fails or is cut off keeps the frames before it (as GIF and WebP).
     func finish() throws -> Image {
         if error == nil && !done && !refused {
             sdg_jxl_close_input(handle)
-            run()
+            run(waiting: true)
         }
         if let geometry, animation != nil, let first = frames.first {
             return Image(

@@ -49,7 +49,7 @@ final class BenchServer: Sendable {
 
     /// Starts serving `config.directory` on 127.0.0.1 and a free port.
     static func start(_ config: Config) async throws -> BenchServer {
-        let extensions: Set<String> = ["jpg", "jpeg", "png", "gif", "webp"]
+        let extensions: Set<String> = ["jpg", "jpeg", "png", "gif", "webp", "jxl"]
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: config.directory.path)) ?? [])
             .filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) }
             .sorted()
@@ -168,7 +168,7 @@ enum BenchServerError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .noImages(let path): return "no images (jpg, png, gif, webp) in \(path)"
+        case .noImages(let path): return "no images (jpg, png, gif, webp, jxl) in \(path)"
         }
     }
 }

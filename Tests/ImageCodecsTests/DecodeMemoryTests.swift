@@ -46,6 +46,25 @@ import Zlib
         #expect(memory.peak == 80)
     }
 
+    /// A decode that learns it needs less (a JPEG XL at its DC) gives the rest back at once: an
+    /// incremental decode refused before fits, a one-shot one waiting for it runs.
+    @Test func aShrunkReservationGivesTheRestBackAtOnce() throws {
+        let memory = DecodeMemory(limit: 100, incrementalPatience: 30)
+        let held = try #require(memory.tryReserve(90))
+        #expect(memory.tryReserve(20) == nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            if (try? memory.reserve(30)) != nil { done.signal() }  // given back at once
+        }
+        held.shrink(to: 40)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(memory.held == 40)
+        #expect(memory.tryReserve(20) != nil)
+        held.shrink(to: 50)  // never grows
+        #expect(memory.held == 40)
+        withExtendedLifetime(held) {}
+    }
+
     @Test func aOneShotWaitsForIncrementalDecodesOnlyForAWhile() throws {
         let memory = DecodeMemory(limit: 100, incrementalPatience: 0.2)
         var incremental: DecodeMemory.Reservation? = memory.tryReserve(90)

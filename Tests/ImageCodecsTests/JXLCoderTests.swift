@@ -73,6 +73,38 @@ import TestSupport
         #expect(Self.earlyStop(data, target: PixelSize(width: 80, height: 50)) == nil)
     }
 
+    /// The DC is known at libjxl's event, before its image is made (`hasSufficientBytes`: the flush and
+    /// scaling wait for `sufficientImage()`), and the image then made is the DC's: decoding pauses at
+    /// the event, so the detail fed in the same append is decoded only with the next (or `finish`).
+    @Test(arguments: ["stream/progressive.jxl", "stream/vardct.jxl"])
+    func theDCIsKnownBeforeItsImageIsMade(name: String) throws {
+        let data = try Reference.data(name)
+        let target = PixelSize(width: 40, height: 25)
+        let decoder = ImageCoders.makeIncrementalDecoder(options: DecodeOptions(targetSize: target))
+        var offset = 0
+        while offset < data.count, !decoder.hasSufficientBytes {
+            let end = min(data.count, offset + 256)
+            decoder.append(data.subdata(in: offset..<end))
+            offset = end
+        }
+        let (bytes, early) = try #require(Self.earlyStop(data, target: target))
+        #expect(offset == bytes)
+        #expect(decoder.sufficientImage()?.pixels == early.pixels)
+        // All but the last byte in one append: paused at the DC, the same image.
+        let greedy = ImageCoders.makeIncrementalDecoder(options: DecodeOptions(targetSize: target))
+        greedy.append(data.prefix(data.count - 1))
+        #expect(greedy.hasSufficientBytes)
+        #expect(greedy.sufficientImage()?.pixels == early.pixels)
+        // The rest is decoded after the pause: the whole image, as one shot gives it.
+        greedy.append(data.suffix(1))
+        let whole = try ImageCoders.decode(data, options: DecodeOptions(targetSize: target))
+        #expect(try greedy.finish().pixels == whole.pixels)
+        // 1/4 needs the detail: not known before the end.
+        let larger = ImageCoders.makeIncrementalDecoder(options: DecodeOptions(targetSize: PixelSize(width: 80, height: 50)))
+        larger.append(data.prefix(data.count - 1))
+        #expect(!larger.hasSufficientBytes)
+    }
+
     @Test func partialImagesComeBeforeTheEnd() throws {
         let data = try Reference.data("stream/progressive.jxl")
         let decoder = ImageCoders.makeIncrementalDecoder(options: DecodeOptions(targetSize: PixelSize(width: 160, height: 100)))
@@ -139,6 +171,42 @@ import TestSupport
         #expect(memory.held == 0)
         let small = DecodeMemory(limit: 10_000)
         #expect(throws: DecodeError.self) { try ImageCoders.decode(try Reference.data("stream/progressive.jxl"), options: DecodeOptions(memory: small)) }
+    }
+
+    /// An incremental session reserves libjxl's memory for any encoding from the header; paused at a
+    /// DC final at its target it holds only the DC's, and takes the rest back before it decodes the
+    /// detail: while that does not fit the bytes wait, and the end waits for it.
+    @Test func theReservationIsCutWhilePausedAtTheDC() throws {
+        let data = try Reference.data("stream/vardct.jxl")
+        let target = PixelSize(width: 40, height: 25)
+        let area = 320 * 200, output = target.area * 4
+        let full = area * (4 + JXLSession.workingBytesPerPixel) + output
+        let atDC = area * (4 + JXLSession.dcWorkingBytesPerPixel) + output
+        let memory = DecodeMemory(limit: full, incrementalPatience: 30)
+        let decoder = ImageCoders.makeIncrementalDecoder(options: DecodeOptions(targetSize: target, memory: memory))
+        var offset = 0, before = 0
+        while offset < data.count, !decoder.hasSufficientBytes {
+            before = memory.held
+            let end = min(data.count, offset + 256)
+            decoder.append(data.subdata(in: offset..<end))
+            offset = end
+        }
+        #expect(before == full)
+        #expect(memory.held == atDC)
+        let early = try #require(decoder.sufficientImage())
+        // Another decode takes the room: the detail waits (nothing more is held) …
+        var other = memory.tryReserve(full - atDC)
+        #expect(other != nil)
+        decoder.append(data.subdata(in: offset..<data.count - 1))
+        #expect(memory.held == full)
+        #expect(decoder.sufficientImage()?.pixels == early.pixels)
+        // … and goes on once it is back: the whole image, as one shot gives it.
+        withExtendedLifetime(other) {}
+        other = nil
+        decoder.append(data.suffix(1))
+        #expect(memory.held == full)
+        let whole = try ImageCoders.decode(data, options: DecodeOptions(targetSize: target))
+        #expect(try decoder.finish().pixels == whole.pixels)
     }
 
     @Test func theRegistryListsJXLAfterAVIF() {

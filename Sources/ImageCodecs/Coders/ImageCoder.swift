@@ -72,6 +72,9 @@ public protocol CoderSession: AnyObject {
     func partialImage() -> Image?
     /// An image final at the target from the bytes so far, its `earlyTier` set; nil before.
     func sufficientImage() -> Image?
+    /// `sufficientImage()` has an image to give, known without making it (see
+    /// `IncrementalDecoding.hasSufficientBytes`); false when the session cannot tell so cheaply.
+    var hasSufficientBytes: Bool { get }
     /// All bytes are in: the final image, or the error.
     func finish() throws -> Image
     /// The header is in and the working memory held (or the data failed): its bytes need no copy.
@@ -81,6 +84,9 @@ public protocol CoderSession: AnyObject {
 }
 
 extension CoderSession {
+    /// Sessions whose `sufficientImage()` is cheap (or already made) do not tell beforehand.
+    public var hasSufficientBytes: Bool { false }
+
     /// Feeds all of `data` in steps (`SniffingDecoder.retryStep`) and returns the first image `final`
     /// has between two steps, else the end's (`ImageCoder.decodeStoppingEarly`).
     func feed(_ data: Data, until final: () -> Image?) throws -> Image {

@@ -72,6 +72,11 @@ final class SniffingDecoder: IncrementalDecoding {
         }
     }
 
+    var hasSufficientBytes: Bool {
+        guard case .streaming(let session, _) = stage else { return false }
+        return session.hasSufficientBytes
+    }
+
     func finish() throws -> Image {
         if case .sniffing(let head) = stage { start(with: head) }
         switch stage {

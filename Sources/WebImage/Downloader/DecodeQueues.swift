@@ -12,4 +12,10 @@ enum DecodeQueues {
 
     /// A serial queue for a new operation.
     static func lane() -> DispatchQueue { DispatchQueue(label: "sdgallery.decode", target: pool) }
+
+    /// Where an early image is made once its transfer stopped (`stopIfSufficient`: a JPEG XL's DC,
+    /// flushed at full size and scaled, 0.2 s for 12 MP): another of libdispatch's pools (each QoS
+    /// has its own, about one thread per core), so the lanes' steps that watch for their own stop
+    /// get a thread meanwhile (the kernel shares the cores) instead of queueing behind it.
+    static let imaging = DispatchQueue.global(qos: .utility)
 }

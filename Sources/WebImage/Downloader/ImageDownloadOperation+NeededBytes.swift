@@ -70,25 +70,34 @@ extension ImageDownloadOperation {
 
     /// Lane: the transfer stopped at the needed bytes; the decoder gets the last of them and the
     /// image is delivered as final (`stopIfSufficient`). When it is not there, the same operation
-    /// goes on from the cut to the end (`Range` + `If-Range`; without a validator, the plain request).
+    /// goes on from the cut to the end (`continueAfterCut`).
     func finishCut(appending bytes: Data) {
         guard state.withLock({ $0.phase == .running }) else { return }
         let decoder = incrementalDecoder()
         decoder.append(bytes)
         if stopIfSufficient(decoder) { return }
-        let next = state.withLock { state -> PartialDownload?? in
+        continueAfterCut()
+    }
+
+    /// Lane: a transfer stopped early did not give the image: the decoder gets the bytes it has not
+    /// seen, and the same operation goes on from the stop to the end (`Range` + `If-Range`; without
+    /// a validator, the plain request from the start with a fresh decoder).
+    func continueAfterCut() {
+        let next = state.withLock { state -> (partial: PartialDownload?, unseen: Data)? in
             guard state.phase == .running else { return nil }
             let partial = PartialDownload(data: state.data, response: state.response)
+            let unseen = state.undecoded
             Self.resetAttempt(&state)
             state.cutFailed = true
             state.decoderHasPartial = partial != nil
-            return .some(partial)
+            return (partial, unseen)
         }
         guard let next else { return }
-        guard let partial = next else {
+        guard let partial = next.partial else {
             decoderBox.decoder = nil
             return restartTransfer()
         }
+        if !next.unseen.isEmpty { incrementalDecoder().append(next.unseen) }
         launch(resuming: partial)
     }
 }

@@ -15,7 +15,7 @@ extension ImageDownloadOperation {
     /// operation keeps running; its handlers hear nothing of the failed attempt).
     func retryIfTransient(_ error: DownloadError) -> Bool {
         let delay = state.withLock { state -> Duration? in
-            guard state.phase == .running, state.retries == 0,
+            guard state.phase == .running, !state.halted, state.retries == 0,
                   let delay = Self.retryDelay(for: error, response: state.response) else { return nil }
             state.retries += 1
             Self.resetAttempt(&state)
@@ -38,6 +38,7 @@ extension ImageDownloadOperation {
         state.resuming = nil
         state.needed = nil
         state.readsToEnd = false
+        state.halted = false
         state.decoderHasPartial = false
         state.undecoded = Data()
         state.rendersPartially = nil

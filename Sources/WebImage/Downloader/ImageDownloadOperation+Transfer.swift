@@ -153,7 +153,8 @@ extension ImageDownloadOperation {
         if case .failure(let error) = result, retryIfTransient(error) { return }
         if case .success = result, restartIfSpliceFallsShort() { return }
         let outcome = state.withLock { state -> (data: Data, rest: Data, incremental: Bool, response: DownloadResponse?)? in
-            guard state.phase == .running else { return nil }
+            // Stopped by the lane as it ended (`halted`): the decoder is away making the early image.
+            guard state.phase == .running, !state.halted else { return nil }
             state.phase = .finished
             state.transfer = nil
             defer { state.undecoded = Data() }
@@ -214,7 +215,7 @@ extension ImageDownloadOperation {
     /// dropped and the plain request is sent again (not counted as the retry).
     func restartIfSpliceFallsShort() -> Bool {
         let wrong = state.withLock { state -> Bool in
-            guard state.phase == .running, state.offset > 0,
+            guard state.phase == .running, !state.halted, state.offset > 0,
                   let total = state.response?.headers["content-length"].flatMap({ Int64($0) }),
                   Int64(state.data.count) != total else { return false }
             Self.resetAttempt(&state)

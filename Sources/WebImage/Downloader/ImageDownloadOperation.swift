@@ -40,6 +40,9 @@ package final class ImageDownloadOperation: DownloadOperation, @unchecked Sendab
         /// The needed bytes end less than `smallestCutRest` before the body's: it is read to the end and
         /// decoded whole, not stopped early by the decode lane either.
         var readsToEnd = false
+        /// The lane stopped the transfer before its early image was made (`stopIfSufficient`): a
+        /// completion already on its way is ignored, the image's making ends the operation or goes on.
+        var halted = false
         /// The incremental decoder already has the bytes a resumed 206 restores (the continuation
         /// after a cut): they are not fed again.
         var decoderHasPartial = false

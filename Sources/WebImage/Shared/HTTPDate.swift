@@ -30,6 +30,7 @@ public enum HTTPDate {
         case "png": return "image/png"
         case "gif": return "image/gif"
         case "webp": return "image/webp"
+        case "jxl": return "image/jxl"
         case "html": return "text/html"
         default: return "application/octet-stream"
         }

@@ -5,10 +5,11 @@ import TestSupport
 @testable import WebImage
 
 /// A JPEG XL load for a small cell stops once the file's DC is in (`JXLSession.sufficientImage`,
-/// final at 1/8): the transfer is cut there, at 1 MB/s as a throttled link sends it. The cut comes
-/// when the decode lane has seen the DC (no byte reader finds its end on the network thread, as
-/// `NeededBytes` does for JPEG): the file's DC ends at 10.6 % of it (49 KB in 16 KB steps, decoder
-/// level), a debug build cut this transfer at 39 % (its flush and scaling lag at 1 MB/s).
+/// final at 1/8): the transfer is cut there, at 1 MB/s as a throttled link sends it. The decode lane
+/// sees the DC (no byte reader finds its end on the network thread, as `NeededBytes` does for JPEG) and
+/// stops the transfer at libjxl's event, before the flush and scaling make the image
+/// (`hasSufficientBytes`): the file's DC ends at 10.6 % of it (decoder level, 4 KB steps); a debug build
+/// cut this transfer at 12–13 % (40–58 % when the stop waited for the image: its flush and scaling).
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cjxl"), "needs cjxl (libjxl-tools)"))
 struct JXLEarlyStopDownloadTests {
     /// `photo()`, made once for both cases (it takes over a second: ImageMagick's plasma, then cjxl).
@@ -51,11 +52,10 @@ struct JXLEarlyStopDownloadTests {
         let kit = try await ManagerTestKit.make()
         var stub = StubResponse.ok(body, contentType: "image/jxl")
         stub.etag = "\"j1\""
-        // Under a sanitizer the decode lane is 3–15× slower while the server is not: 1 MB/s sent the
-        // whole body before TSan's lane had flushed the DC, so the link is slower there (the file's
-        // DC is still in within the first second). A loaded machine's lane lags too: 1 MB/s sent 55–69%
-        // of the body while two builds ran beside the tests, 300 kB/s leaves it room.
-        stub.bytesPerSecond = Sanitizers.thread || Sanitizers.address ? 50_000 : 300_000
+        // Under a sanitizer the decode lane is 3–15× slower while the server is not (TSan's lane had
+        // flushed the DC only after 1 MB/s sent the whole body, when the stop waited for the flush):
+        // the link is slower there (the file's DC is still in within the first second).
+        stub.bytesPerSecond = Sanitizers.thread || Sanitizers.address ? 50_000 : 1_000_000
         kit.server.route("/p.jxl", stub)
         let result = try #require(await Self.cell(kit, "/p.jxl", PixelSize(width: 160, height: 96), delivery: ImageRequest.DeliveryOptions(delivery)))
         let image = try #require(result.image)
@@ -64,7 +64,9 @@ struct JXLEarlyStopDownloadTests {
         let requests = kit.server.requests(to: "/p.jxl")
         let sent = requests.map(\.bytesSent).reduce(0, +)
         print("JPEG XL cell at \(stub.bytesPerSecond ?? 0) B/s: \(sent) of \(body.count) bytes sent (\(sent * 100 / body.count)%): \(NeededBytesDownloadTests.log(requests))")
-        #expect(sent * 2 <= body.count)
+        // A third: the DC's 10.6 % and the lane's step (12–14 % here, also with three busy loops on the
+        // two cores beside it), with room for a loaded machine.
+        #expect(sent * 3 <= body.count)
         await kit.tearDown()
     }
 }
