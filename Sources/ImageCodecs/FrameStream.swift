@@ -72,6 +72,17 @@ public final class FrameStream: Sendable {
         workingBytes + encodedBytes + windowFrames(frameBytes: frameBytes) * frameBytes
     }
 
+    /// Whether an animation of `count` frames (`work` pixels composited and scaled each) is held
+    /// whole: its frames' work stays within `pixelBudget`, its frames fit `memory`
+    /// (`outputByteLimit`, `maxFrames`, `frameByteLimit`), and `reservation`, holding the canvases
+    /// and the first frame, grows by the others now (never waiting). Else it is streamed.
+    static func holdsAll(count: Int, work: Int, pixelBudget: Int, memory: OutputBudget, reservation: DecodeMemory.Reservation) -> Bool {
+        guard count > 1 else { return true }
+        let (pixels, overPixels) = count.multipliedReportingOverflow(by: work)
+        let (rest, overBytes) = (count - 1).multipliedReportingOverflow(by: memory.frame)
+        return !overPixels && pixels <= pixelBudget && memory.allows(frames: count) && !overBytes && reservation.grow(by: rest)
+    }
+
     /// How many frames the animation has.
     var frameCount: Int { durations.count }
 

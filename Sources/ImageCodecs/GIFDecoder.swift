@@ -39,8 +39,9 @@ enum GIFDecoder {
         let count = scanned?.durations.count ?? 1
         var pregrown = count <= 1
         if count > 1 {
-            let (rest, over) = (count - 1).multipliedReportingOverflow(by: memory.frame)
-            pregrown = count * canvasSize.area <= budget && memory.allows(frames: count) && !over && reservation?.grow(by: rest) == true
+            pregrown = reservation.map {
+                FrameStream.holdsAll(count: count, work: canvasSize.area, pixelBudget: budget, memory: memory, reservation: $0)
+            } ?? false
             let streamBytes = canvasSize.area * 9 + memory.frame
                 + FrameStream.byteCost(frameBytes: geometry.target.area * 4, workingBytes: 0, encodedBytes: data.count)
             if !pregrown, let scanned, streamBytes <= options.memory.limit {
