@@ -9,7 +9,8 @@ final class AVIFFrameReader: FrameReader {
     private let file: EncodedBytes?
     private let data: UnsafeRawBufferPointer
     private let geometry: DecodeGeometry
-    private var rgba: [UInt8]
+    /// Made at the first picture, once the decode has reserved it.
+    private var rgba: [UInt8] = []
     /// The duration in seconds of the picture `next()` returned last (0.1 for 11 ms or less).
     private(set) var duration = 0.0
 
@@ -20,7 +21,6 @@ final class AVIFFrameReader: FrameReader {
         self.data = data
         self.file = file
         self.geometry = geometry
-        rgba = [UInt8](repeating: 0, count: geometry.stored.area * 4)
     }
 
     /// A reader of `file`, a copy of an AVIF sequence, its pictures finished by `geometry`.
@@ -42,6 +42,7 @@ final class AVIFFrameReader: FrameReader {
         guard let picture = decoder.pointee.image?.pointee, Int(picture.width) == stored.width, Int(picture.height) == stored.height else {
             throw DecodeError.corrupt(format: "AVIF", reason: "a picture is not the image's size")
         }
+        if rgba.isEmpty { rgba = [UInt8](repeating: 0, count: stored.area * 4) }
         let converted = rgba.withUnsafeMutableBufferPointer { sdg_avif_rgba(decoder, $0.baseAddress, $0.count) }
         guard converted == AVIF_RESULT_OK else { throw AVIFDecoder.failure(converted, decoder, data: data) }
         guard let image = rgba.withUnsafeBufferPointer({ $0.baseAddress.map { geometry.finish($0, size: stored) } }) else {

@@ -11,7 +11,9 @@ final class GIFFrameReader: FrameReader {
     let canvasSize: PixelSize
     private let target: PixelSize
     private let pixelLimit: Int
-    private var compositor: GIFCompositor
+    /// Made at the first frame: the canvas is allocated only once the decode has checked its size
+    /// against its budgets (a 35-byte file announces 10000×10000).
+    private var compositor: GIFCompositor?
     private var control = GIFFrameReader.noControl
     /// The NETSCAPE2.0 loop count read so far (1 without one).
     private(set) var loopCount = 1
@@ -30,7 +32,6 @@ final class GIFFrameReader: FrameReader {
         canvasSize = PixelSize(width: Int(gif.pointee.SWidth), height: Int(gif.pointee.SHeight))
         target = DecodeGeometry(stored: canvasSize, box: box).target
         self.pixelLimit = pixelLimit
-        compositor = GIFCompositor(size: canvasSize)
     }
 
     /// A reader of `bytes`.
@@ -50,12 +51,15 @@ final class GIFFrameReader: FrameReader {
             case IMAGE_DESC_RECORD_TYPE:
                 guard DGifGetImageDesc(gif) == GIF_OK else { throw GIFDecoder.failure(gif.pointee.Error) }
                 let indices = try GIFDecoder.readFrame(gif, limit: pixelLimit)
+                var compositor = self.compositor ?? GIFCompositor(size: canvasSize)
+                self.compositor = nil  // drawn on in place, not copied
                 try compositor.draw(gif.pointee.Image, indices: indices, global: gif.pointee.SColorMap, control: control)
                 let bitmap = Bitmap(width: canvasSize.width, height: canvasSize.height, pixels: compositor.canvas)
                 let delay = Double(control.DelayTime) / 100
                 duration = delay > 0.011 ? delay : 0.1
                 let pixels = bitmap.scaled(to: target).pixels
                 compositor.dispose(control: control)
+                self.compositor = compositor
                 control = Self.noControl
                 return pixels
             case EXTENSION_RECORD_TYPE:
