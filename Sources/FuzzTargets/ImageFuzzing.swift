@@ -101,7 +101,7 @@ enum ImageFuzzing {
     static func decode(_ data: Data, options: DecodeOptions, label: String, into report: inout FuzzReport) -> Result<Image, DecodeError> {
         do {
             let image = try ImageCoders.decode(data, options: options)
-            report.note("\(label): \(image.size)\(image.isAnimated ? " × \(image.frames.count) frames" : "")")
+            report.note("\(label): \(image.size)\(image.isAnimated ? " × \(image.frameCount) frames\(image.isStreamed ? " streamed" : "")" : "")")
             check(image, options: options, label: label, into: &report)
             return .success(image)
         } catch {
@@ -141,7 +141,16 @@ enum ImageFuzzing {
         let w = image.width, h = image.height
         guard w > 0, h > 0 else { return report.fail("\(label): empty image \(image.size)") }
         report.expect(image.pixels.count == w * h * 4, "\(label): \(image.pixels.count) bytes for \(image.size)")
-        report.expect(image.frames.count != 1, "\(label): one-frame animation")
+        report.expect(image.frameCount != 1, "\(label): one-frame animation")
+        report.expect(image.frameDurations.count == image.frameCount && image.frameDurations.allSatisfy { $0.isFinite && $0 > 0 },
+                      "\(label): \(image.frameDurations.count) durations for \(image.frameCount) frames")
+        report.expect(image.frameCount <= options.maxFrames, "\(label): \(image.frameCount) frames over maxFrames")
+        if image.isStreamed {
+            // A streamed frame is decoded when asked for: the second and the last must be whole canvases.
+            for i in Set([1, image.frameCount - 1]) {
+                report.expect(image.frameImage(i).pixels.count == w * h * 4, "\(label): streamed frame \(i) has the wrong size")
+            }
+        }
         for (i, frame) in image.frames.enumerated() {
             report.expect(frame.pixels.count == w * h * 4, "\(label): frame \(i) has \(frame.pixels.count) bytes")
             report.expect(frame.duration.isFinite && frame.duration > 0, "\(label): frame \(i) lasts \(frame.duration) s")
@@ -183,7 +192,7 @@ enum ImageFuzzing {
             report.expect(x.sourceSize == y.sourceSize, "\(la) source \(x.sourceSize) ≠ \(lb) source \(y.sourceSize)")
             if sameSize {
                 report.expect(x.size == y.size, "\(la) is \(x.size), \(lb) \(y.size)")
-                report.expect(x.frames.count == y.frames.count, "\(la) has \(x.frames.count) frames, \(lb) \(y.frames.count)")
+                report.expect(x.frameCount == y.frameCount, "\(la) has \(x.frameCount) frames, \(lb) \(y.frameCount)")
                 if samePixels { report.expect(x.pixels == y.pixels, "\(la) and \(lb) pixels differ") }
             }
         case (.success, .failure(let e)): report.fail("\(la) decoded but \(lb) failed: \(e)")

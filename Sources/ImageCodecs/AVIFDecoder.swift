@@ -20,19 +20,26 @@ enum AVIFDecoder {
         try data.withUnsafeBytes { raw -> Image in
             guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else { throw DecodeError.empty }
             let decoder = try parse(base, count: raw.count, pixelLimit: options.pixelLimit, data: raw)
-            defer { avifDecoderDestroy(decoder) }
-            guard let header = decoder.pointee.image?.pointee else { throw DecodeError.corrupt(format: "AVIF", reason: "no image") }
-            let stored = PixelSize(width: Int(header.width), height: Int(header.height))
-            guard stored.width > 0, stored.height > 0 else { throw DecodeError.corrupt(format: "AVIF", reason: "no image size") }
-            let geometry = DecodeGeometry(stored: stored, orientation: orientation(header), box: options.targetSize)
-            try geometry.checkLimit(options.pixelLimit)
-            return try decodeFrames(decoder, header: header, geometry: geometry, options: options, data: raw)
+            let header: avifImage, geometry: DecodeGeometry
+            do {
+                guard let image = decoder.pointee.image?.pointee else { throw DecodeError.corrupt(format: "AVIF", reason: "no image") }
+                header = image
+                let stored = PixelSize(width: Int(header.width), height: Int(header.height))
+                guard stored.width > 0, stored.height > 0 else { throw DecodeError.corrupt(format: "AVIF", reason: "no image size") }
+                geometry = DecodeGeometry(stored: stored, orientation: orientation(header), box: options.targetSize)
+                try geometry.checkLimit(options.pixelLimit)
+            } catch {
+                avifDecoderDestroy(decoder)
+                throw error
+            }
+            let reader = AVIFFrameReader(decoder, data: raw, file: nil, geometry: geometry)
+            return try decodeFrames(reader, data: data, header: header, geometry: geometry, options: options)
         }
     }
 
     /// A parsed decoder (container only, no pixels), its limits set before parsing. When libavif
     /// refuses it, an announced size over the cap is `tooLarge`.
-    private static func parse(_ base: UnsafePointer<UInt8>, count: Int, pixelLimit: Int, data: UnsafeRawBufferPointer) throws -> UnsafeMutablePointer<avifDecoder> {
+    static func parse(_ base: UnsafePointer<UInt8>, count: Int, pixelLimit: Int, data: UnsafeRawBufferPointer) throws -> UnsafeMutablePointer<avifDecoder> {
         let limit = UInt32(max(1, min(pixelLimit, libraryPixelLimit)))
         var result = AVIF_RESULT_OK
         guard let decoder = sdg_avif_parse(base, count, limit, 32768, frameCountLimit, &result) else {
@@ -66,8 +73,9 @@ enum AVIFDecoder {
         return area * sample * (4 + chromaQuarters + (alpha ? 4 : 0)) / 4
     }
 
-    private static func decodeFrames(_ decoder: UnsafeMutablePointer<avifDecoder>, header: avifImage, geometry: DecodeGeometry, options: DecodeOptions,
-                                     data: UnsafeRawBufferPointer) throws -> Image {
+    private static func decodeFrames(_ reader: AVIFFrameReader, data: Data, header: avifImage, geometry: DecodeGeometry,
+                                     options: DecodeOptions) throws -> Image {
+        let decoder = reader.decoder
         let stored = geometry.stored
         let sequence = decoder.pointee.imageCount > 1
         let animate = sequence && !options.firstFrameOnly
@@ -76,36 +84,64 @@ enum AVIFDecoder {
         let planes = planeBytes(header, area: stored.area, alpha: decoder.pointee.alphaPresent != 0) * (sequence ? 9 : 2)
         let memory = OutputBudget(options, working: stored.area * 4 + planes, framePixelBytes: geometry.target.area * 4)
         if animate { guard memory.allows(frames: 1) else { throw DecodeError.tooLarge(width: stored.width, height: stored.height) } }
-        let reservation = try options.memory.reserve(memory.working + memory.frame)
-        defer { withExtendedLifetime(reservation) {} }
-        // As for GIF and WebP: at most `pixelLimit` picture pixels of frames in all.
+        var reservation: DecodeMemory.Reservation? = try options.memory.reserve(memory.working + memory.frame)
+        // As for GIF and WebP: frames are held while they cover at most `pixelLimit` picture pixels in all.
         let work = max(stored.area, geometry.target.area)
         let budget = max(options.pixelLimit, work)
-        var rgba = [UInt8](repeating: 0, count: stored.area * 4)
-        var frames: [ImageFrame] = []
-        var failure: DecodeError?
-        while true {
-            let result = avifDecoderNextImage(decoder)
-            if result == AVIF_RESULT_NO_IMAGES_REMAINING { break }
-            guard result == AVIF_RESULT_OK else { failure = Self.failure(result, decoder, data: data); break }
-            // The AV1 picture must be the size the container announced (and reserved for).
-            guard let picture = decoder.pointee.image?.pointee, Int(picture.width) == stored.width, Int(picture.height) == stored.height else {
-                failure = .corrupt(format: "AVIF", reason: "a picture is not the image's size")
-                break
+        // The pictures and their durations, from the container (`imageCount`, each one's timing).
+        let frameCount = animate ? min(Int(decoder.pointee.imageCount), options.maxFrames) : 1
+        var pregrown = frameCount <= 1
+        if frameCount > 1 {
+            pregrown = reservation.map {
+                FrameStream.holdsAll(count: frameCount, work: work, pixelBudget: budget, memory: memory, reservation: $0)
+            } ?? false
+            let streamBytes = memory.working + memory.frame
+                + FrameStream.byteCost(frameBytes: geometry.target.area * 4, workingBytes: 0, encodedBytes: data.count)
+            if !pregrown, streamBytes <= options.memory.limit {
+                let durations = (0..<frameCount).map { n in
+                    var timing = avifImageTiming()
+                    return AVIFFrameReader.duration(avifDecoderNthImageTiming(decoder, UInt32(n), &timing) == AVIF_RESULT_OK ? timing.duration : 0)
+                }
+                reservation = nil
+                return try streamed(data, durations: durations, geometry: geometry, bytes: streamBytes,
+                                    workingBytes: memory.working, options: options)
             }
-            let converted = rgba.withUnsafeMutableBufferPointer { sdg_avif_rgba(decoder, $0.baseAddress, $0.count) }
-            guard converted == AVIF_RESULT_OK else { failure = Self.failure(converted, decoder, data: data); break }
-            let image = rgba.withUnsafeBufferPointer { geometry.finish($0.baseAddress!, size: stored) }
-            let duration = decoder.pointee.imageTiming.duration
-            frames.append(ImageFrame(pixels: image.pixels, duration: duration.isFinite && duration > 0.011 ? duration : 0.1))
-            if !animate || (frames.count + 1) * work > budget || !memory.allows(frames: frames.count + 1)
-                || !reservation.grow(by: memory.frame) { break }
         }
-        guard let first = frames.first else { throw failure ?? DecodeError.truncated(format: "AVIF") }
+        var frames: [ImageFrame] = []
+        while frames.count < frameCount {
+            let pixels: [UInt8]?
+            do { pixels = try reader.next() } catch {
+                if frames.isEmpty { throw error }
+                break  // damaged after complete frames: keep them, as for a GIF
+            }
+            guard let pixels else { break }
+            frames.append(ImageFrame(pixels: pixels, duration: reader.duration))
+            // Held frames past what was reserved (a stream over the whole budget): each only if it fits.
+            if !pregrown && ((frames.count + 1) * work > budget || !memory.allows(frames: frames.count + 1)
+                || reservation?.grow(by: memory.frame) != true) { break }
+        }
+        guard let first = frames.first else { throw DecodeError.truncated(format: "AVIF") }
+        withExtendedLifetime(reservation) {}
         let target = geometry.orientation.oriented(geometry.target)
         // libavif 0.11 does not read a sequence's repetition count (edts): it plays forever.
         return Image(width: target.width, height: target.height, pixels: first.pixels,
                      frames: frames.count > 1 ? frames : [], loopCount: 0, sourceSize: geometry.display)
+    }
+
+    /// The sequence as a stream over a copy of `data`: its first picture decoded now, the rest as
+    /// they are asked for, within `bytes` reserved for as long as the image lives.
+    private static func streamed(_ data: Data, durations: [Double], geometry: DecodeGeometry, bytes: Int, workingBytes: Int,
+                                 options: DecodeOptions) throws -> Image {
+        let reservation = try options.memory.reserve(bytes)
+        let file = EncodedBytes(data)
+        let pixelLimit = options.pixelLimit
+        let reader = try AVIFFrameReader(file, geometry: geometry, pixelLimit: pixelLimit)
+        guard let first = try reader.next() else { throw DecodeError.truncated(format: "AVIF") }
+        let stream = FrameStream(
+            durations: durations, first: first, workingBytes: workingBytes, encodedBytes: data.count, reservation: reservation,
+            reader: reader, open: { try AVIFFrameReader(file, geometry: geometry, pixelLimit: pixelLimit) })
+        let target = geometry.orientation.oriented(geometry.target)
+        return Image(width: target.width, height: target.height, pixels: first, stream: stream, loopCount: 0, sourceSize: geometry.display)
     }
 
     /// The EXIF orientation equal to `irot` (anticlockwise quarter turns) then `imir` (0: top and
@@ -132,7 +168,7 @@ enum AVIFDecoder {
 
     /// libavif's error as a `DecodeError`: `.truncated` when libavif says so or the data ends inside
     /// a box (libavif reports a cut file as a parse failure, "Exceeded avifIO's sizeHint").
-    private static func failure(_ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>, data: UnsafeRawBufferPointer) -> DecodeError {
+    static func failure(_ result: avifResult, _ decoder: UnsafeMutablePointer<avifDecoder>, data: UnsafeRawBufferPointer) -> DecodeError {
         if result == AVIF_RESULT_TRUNCATED_DATA || ISOBMFFBoxes.endsInsideABox(data) { return .truncated(format: "AVIF") }
         let fallback = LibraryText.sanitized(avifResultToString(result), fallback: "error \(result.rawValue)")
         return .corrupt(format: "AVIF", reason: LibraryText.sanitized(sdg_avif_diagnostics(decoder), fallback: fallback))

@@ -135,7 +135,7 @@ public final class DecodeMemory: Sendable, Hashable, CustomStringConvertible {
     /// owner goes away).
     final class Reservation {
         private let memory: DecodeMemory
-        private let oneShot: Bool
+        private var oneShot: Bool
         /// Bytes held.
         private(set) var bytes: Int
 
@@ -168,6 +168,16 @@ public final class DecodeMemory: Sendable, Hashable, CustomStringConvertible {
             guard kept < bytes else { return }
             memory.release(bytes - kept, oneShot: false)
             bytes = kept
+        }
+
+        /// Keeps the bytes after the one-shot decode that reserved them ends, for as long as the
+        /// reservation lives (a streamed animation's canvases, held with its image): one-shot decodes
+        /// waiting for memory count them from then on as they count an incremental decode's, so none
+        /// waits for ever on an image a cache holds.
+        func keepAfterDecode() {
+            guard oneShot else { return }
+            memory.release(0, oneShot: true)
+            oneShot = false
         }
 
         deinit { memory.release(bytes, oneShot: oneShot) }

@@ -18,15 +18,17 @@ public struct DecodeOptions: Sendable, Hashable {
     /// 62, a 10-megapixel one `maxScans`. At least two scans (the first rough picture) are always allowed.
     public var scanCostBudget: Int
     /// Most bytes of pixels one decode may hold for an animation: its working canvas (RGBA, as
-    /// many copies as the library keeps) plus every frame kept, at the target size. A canvas that
-    /// alone exceeds it is `DecodeError.tooLarge`; frames past it are dropped.
+    /// many copies as the library keeps) plus every frame held, at the target size. A canvas that
+    /// alone exceeds it is `DecodeError.tooLarge`; an animation whose frames do not all fit is
+    /// streamed (GIF, WebP, AVIF: `FrameStream`, its frames decoded as they are shown); a JPEG XL
+    /// animation's frames past it are dropped.
     public var outputByteLimit: Int
-    /// Most frames of an animation kept; later ones are dropped (the animation loops after the
-    /// last one kept).
+    /// Most frames of an animation, held or streamed; later ones are dropped (the animation loops
+    /// after the last one).
     public var maxFrames: Int
-    /// Most bytes an animation's kept frames may hold, working canvases apart (the first frame is
-    /// always kept): `defaultFrameByteLimit(targetSize:)` unless set. Later frames are dropped, as at
-    /// `outputByteLimit`.
+    /// Most bytes an animation's held frames may hold, working canvases apart (the first frame is
+    /// always held): `defaultFrameByteLimit(targetSize:)` unless set. Past it the animation is
+    /// streamed, as at `outputByteLimit`.
     public var frameByteLimit: Int
     /// The budget this decode's working memory is reserved from (`DecodeMemory.shared` unless a
     /// test names its own).

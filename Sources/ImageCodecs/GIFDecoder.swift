@@ -4,19 +4,20 @@ import Foundation
 /// GIF through giflib's record API (see `CGIF`): every frame composited on the canvas with its
 /// disposal mode; frame sizes are checked against the pixel cap before their buffers exist.
 enum GIFDecoder {
-    /// Decodes all frames (or the first one) at the target size.
+    /// Decodes all frames (or the first one) at the target size: held in the image when they all fit
+    /// its budgets, else streamed (`FrameStream`: decoded as they are shown).
     static func decode(_ data: Data, options: DecodeOptions) throws -> Image {
         try data.withUnsafeBytes { raw -> Image in
-            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { throw DecodeError.empty }
-            var code: Int32 = 0
-            guard let gif = sdg_gif_open_memory(base, raw.count, &code) else { throw failure(code) }
-            defer { sdg_gif_close(gif) }
-            return try decode(gif, options: options)
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self), raw.count > 0 else { throw DecodeError.empty }
+            let reader = try GIFFrameReader(start: base, count: raw.count, bytes: nil, box: options.targetSize, pixelLimit: options.pixelLimit)
+            return try decode(reader, data: data, scan: {
+                GIFScan(start: base, count: raw.count, maxFrames: options.maxFrames, pixelLimit: options.pixelLimit)
+            }, options: options)
         }
     }
 
-    private static func decode(_ gif: UnsafeMutablePointer<GifFileType>, options: DecodeOptions) throws -> Image {
-        let canvasSize = PixelSize(width: Int(gif.pointee.SWidth), height: Int(gif.pointee.SHeight))
+    private static func decode(_ reader: GIFFrameReader, data: Data, scan: () -> GIFScan, options: DecodeOptions) throws -> Image {
+        let canvasSize = reader.canvasSize
         let geometry = DecodeGeometry(stored: canvasSize, box: options.targetSize)
         try geometry.checkLimit(options.pixelLimit)
         guard canvasSize.width > 0, canvasSize.height > 0 else { throw DecodeError.corrupt(format: "GIF", reason: "empty canvas") }
@@ -25,69 +26,69 @@ enum GIFDecoder {
         // (a 35-byte file announces 10000×10000: 400 MB per canvas).
         let memory = OutputBudget(options, working: canvasSize.area * 4 * 2, framePixelBytes: geometry.target.area * 4)
         guard memory.allows(frames: 1) else { throw DecodeError.tooLarge(width: canvasSize.width, height: canvasSize.height) }
-        // The process-wide budget (`DecodeMemory`): the canvases, a frame's indices, the first frame;
-        // each later frame only if it fits then (else the animation ends there, as at `outputByteLimit`).
-        let reservation = try options.memory.reserve(canvasSize.area * 9 + memory.frame)
-        var compositor = GIFCompositor(size: canvasSize)
-        var frames: [ImageFrame] = []
-        var control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
-        var loopCount = 1
-        // Frames are kept while they have covered at most `pixelLimit` canvas pixels in all. That
+        // Frames are held while they have covered at most `pixelLimit` canvas pixels in all. That
         // bounds memory and, for a small target box, the work too: each frame is composited and
         // scaled from the whole canvas, so counting target pixels let a 75 KB file of 5000
-        // one-pixel frames on a 1000×1000 canvas keep a decoder busy for minutes.
+        // one-pixel frames on a 1000×1000 canvas keep a decoder busy for minutes. A streamed
+        // animation does that work one frame at a time, as each is shown.
         let budget = max(options.pixelLimit, canvasSize.area)
-        loop: while true {
-            var record = UNDEFINED_RECORD_TYPE
-            guard DGifGetRecordType(gif, &record) == GIF_OK else {
-                if frames.isEmpty { throw failure(gif.pointee.Error) }
-                break  // a missing trailer after complete frames: keep them, as browsers do
+        // The process-wide budget (`DecodeMemory`): the canvases, a frame's indices, the first frame;
+        // then every further frame, or the stream's bytes.
+        var reservation: DecodeMemory.Reservation? = try options.memory.reserve(canvasSize.area * 9 + memory.frame)
+        let scanned = options.firstFrameOnly ? nil : scan()
+        let count = scanned?.durations.count ?? 1
+        var pregrown = count <= 1
+        if count > 1 {
+            pregrown = reservation.map {
+                FrameStream.holdsAll(count: count, work: canvasSize.area, pixelBudget: budget, memory: memory, reservation: $0)
+            } ?? false
+            let streamBytes = canvasSize.area * 9 + memory.frame
+                + FrameStream.byteCost(frameBytes: geometry.target.area * 4, workingBytes: 0, encodedBytes: data.count)
+            if !pregrown, let scanned, streamBytes <= options.memory.limit {
+                reservation = nil
+                return try streamed(data, scan: scanned, target: geometry.target, bytes: streamBytes, options: options)
             }
-            switch record {
-            case IMAGE_DESC_RECORD_TYPE:
-                guard DGifGetImageDesc(gif) == GIF_OK else {
-                    if frames.isEmpty { throw failure(gif.pointee.Error) }
-                    break loop
-                }
-                let indices: [UInt8]
-                do { indices = try readFrame(gif, limit: options.pixelLimit) } catch {
-                    if frames.isEmpty { throw error }
-                    break loop
-                }
-                do { try compositor.draw(gif.pointee.Image, indices: indices, global: gif.pointee.SColorMap, control: control) } catch {
-                    if frames.isEmpty { throw error }
-                    break loop
-                }
-                let bitmap = Bitmap(width: canvasSize.width, height: canvasSize.height, pixels: compositor.canvas)
-                let delay = Double(control.DelayTime) / 100
-                frames.append(ImageFrame(pixels: bitmap.scaled(to: geometry.target).pixels, duration: delay > 0.011 ? delay : 0.1))
-                compositor.dispose(control: control)
-                control = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
-                if options.firstFrameOnly || (frames.count + 1) * canvasSize.area > budget || !memory.allows(frames: frames.count + 1)
-                    || !reservation.grow(by: memory.frame) { break loop }
-            case EXTENSION_RECORD_TYPE:
-                do { try readExtension(gif, control: &control, loopCount: &loopCount) } catch {
-                    if frames.isEmpty { throw error }
-                    break loop  // damaged after complete frames: keep them, like a missing trailer
-                }
-            case TERMINATE_RECORD_TYPE:
-                break loop
-            default:
-                break
+        }
+        var frames: [ImageFrame] = []
+        while frames.count < max(1, count) {
+            let pixels: [UInt8]?
+            do { pixels = try reader.next() } catch {
+                if frames.isEmpty { throw error }
+                break  // damaged or a missing trailer after complete frames: keep them, as browsers do
             }
+            guard let pixels else { break }
+            frames.append(ImageFrame(pixels: pixels, duration: reader.duration))
+            // Held frames past what was reserved (a stream over the whole budget): each only if it fits.
+            if !pregrown && ((frames.count + 1) * canvasSize.area > budget || !memory.allows(frames: frames.count + 1)
+                || reservation?.grow(by: memory.frame) != true) { break }
         }
         guard let first = frames.first else { throw DecodeError.truncated(format: "GIF") }
         withExtendedLifetime(reservation) {}
         return Image(
             width: geometry.target.width, height: geometry.target.height, pixels: first.pixels,
-            frames: frames.count > 1 ? frames : [], loopCount: loopCount, sourceSize: canvasSize
+            frames: frames.count > 1 ? frames : [], loopCount: scanned?.loopCount ?? reader.loopCount, sourceSize: canvasSize
         )
+    }
+
+    /// The animation `scan` describes as a stream over a copy of `data`: its first frame decoded now,
+    /// the rest as they are asked for, within `bytes` reserved for as long as the image lives.
+    private static func streamed(_ data: Data, scan: GIFScan, target: PixelSize, bytes: Int, options: DecodeOptions) throws -> Image {
+        let reservation = try options.memory.reserve(bytes)
+        let encoded = EncodedBytes(data)
+        let box = options.targetSize, pixelLimit = options.pixelLimit
+        let reader = try GIFFrameReader(encoded, box: box, pixelLimit: pixelLimit)
+        guard let first = try reader.next() else { throw DecodeError.truncated(format: "GIF") }
+        let stream = FrameStream(
+            durations: scan.durations, first: first, workingBytes: reader.canvasSize.area * 9, encodedBytes: data.count,
+            reservation: reservation, reader: reader, open: { try GIFFrameReader(encoded, box: box, pixelLimit: pixelLimit) })
+        return Image(width: target.width, height: target.height, pixels: first, stream: stream, loopCount: scan.loopCount,
+                     sourceSize: reader.canvasSize)
     }
 
     /// The frame's colour indices in display row order (de-interlaced). `firstPassOnly` (an
     /// interlaced frame): only its first pass, every 8th row from row 0, each standing for the 7
     /// rows below it.
-    private static func readFrame(_ gif: UnsafeMutablePointer<GifFileType>, limit: Int, firstPassOnly: Bool = false) throws -> [UInt8] {
+    static func readFrame(_ gif: UnsafeMutablePointer<GifFileType>, limit: Int, firstPassOnly: Bool = false) throws -> [UInt8] {
         let desc = gif.pointee.Image
         let w = Int(desc.Width), h = Int(desc.Height)
         guard w > 0, h > 0 else { throw DecodeError.corrupt(format: "GIF", reason: "empty frame") }
@@ -152,7 +153,7 @@ enum GIFDecoder {
 
     /// Reads one extension: the graphics control block (delay, disposal, transparency) and the
     /// NETSCAPE2.0 loop count; skips the rest.
-    private static func readExtension(_ gif: UnsafeMutablePointer<GifFileType>, control: inout GraphicsControlBlock, loopCount: inout Int) throws {
+    static func readExtension(_ gif: UnsafeMutablePointer<GifFileType>, control: inout GraphicsControlBlock, loopCount: inout Int) throws {
         var function: Int32 = 0
         var block: UnsafeMutablePointer<GifByteType>?
         guard DGifGetExtension(gif, &function, &block) == GIF_OK else { throw failure(gif.pointee.Error) }
@@ -175,7 +176,7 @@ enum GIFDecoder {
         }
     }
 
-    private static func failure(_ code: Int32) -> DecodeError {
+    static func failure(_ code: Int32) -> DecodeError {
         if code == D_GIF_ERR_READ_FAILED || code == D_GIF_ERR_EOF_TOO_SOON { return .truncated(format: "GIF") }
         return .corrupt(format: "GIF", reason: String(cString: sdg_gif_error_string(code)))
     }

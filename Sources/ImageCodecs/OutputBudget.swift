@@ -1,7 +1,8 @@
 /// The bytes of pixels one animated decode may hold (`DecodeOptions.outputByteLimit`): its working
 /// canvases, allocated once, plus every frame kept at the target size, each with what holding it
 /// costs besides its pixels (`frameOverhead`); and at most `maxFrames` frames, holding at most
-/// `frameLimit` bytes (`DecodeOptions.frameByteLimit`: a grid cell's thumbnail keeps fewer).
+/// `frameLimit` bytes (`DecodeOptions.frameByteLimit`: a grid cell's thumbnail keeps fewer). An
+/// animation whose frames it does not allow all at once is streamed (`FrameStream.holdsAll`).
 struct OutputBudget {
     /// Most bytes in all.
     let limit: Int

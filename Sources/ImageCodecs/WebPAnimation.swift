@@ -48,12 +48,26 @@ struct WebPAnimation {
     /// at the first damaged chunk (the frames before it stand, as for a GIF without its trailer).
     func forEachFrame(_ body: (Frame) throws -> Bool) rethrows {
         var offset = firstChunk
+        while let (frame, next) = frame(at: offset) {
+            offset = next
+            if try !body(frame) { return }
+        }
+    }
+
+    /// Where the first frame's chunk starts (`frame(at:)`).
+    var firstFrameOffset: Int { firstChunk }
+
+    /// The first well-formed frame at or after the chunk at `offset`, and where the chunk after it
+    /// starts; nil at the end or at a damaged chunk.
+    func frame(at offset: Int) -> (frame: Frame, next: Int)? {
+        var offset = offset
         while let chunk = Self.chunk(bytes, at: offset) {
             offset = chunk.next
             guard chunk.tag == "ANMF" else { continue }
-            guard let frame = frame(chunk.payload) else { return }
-            if try !body(frame) { return }
+            guard let frame = frame(chunk.payload) else { return nil }
+            return (frame, offset)
         }
+        return nil
     }
 
     private func frame(_ payload: Range<Int>) -> Frame? {

@@ -15,7 +15,7 @@ enum WebPDecoder {
             let geometry = DecodeGeometry(stored: PixelSize(width: Int(w), height: Int(h)), box: options.targetSize)
             try geometry.checkLimit(options.pixelLimit)
             if animated != 0 {
-                return try decodeAnimation(base, count: raw.count, geometry: geometry, options: options)
+                return try decodeAnimation(data, base, count: raw.count, geometry: geometry, options: options)
             }
             let target = geometry.target
             // libwebp's scaler works row by row: the output and a few rows of the stored width.
@@ -30,62 +30,86 @@ enum WebPDecoder {
         }
     }
 
-    private static func decodeAnimation(_ base: UnsafePointer<UInt8>, count: Int, geometry: DecodeGeometry, options: DecodeOptions) throws -> Image {
-        guard let animation = WebPAnimation(UnsafeBufferPointer(start: base, count: count)) else {
+    private static func decodeAnimation(_ data: Data, _ base: UnsafePointer<UInt8>, count: Int, geometry: DecodeGeometry, options: DecodeOptions) throws -> Image {
+        let bytes = UnsafeBufferPointer(start: base, count: count)
+        guard let animation = WebPAnimation(bytes) else {
             throw DecodeError.corrupt(format: "WebP", reason: "invalid animation")
         }
         let canvas = animation.canvas
         // Output bytes: the canvas, one frame's decode and the canvas copy scaled from; then the
         // frames kept at the target size.
-        let memory = OutputBudget(options, working: canvas.area * 4 * 3, framePixelBytes: geometry.target.area * 4)
+        let memory = OutputBudget(options, working: WebPFrameReader.workingBytes(canvas: canvas), framePixelBytes: geometry.target.area * 4)
         guard memory.allows(frames: 1) else { throw DecodeError.tooLarge(width: canvas.width, height: canvas.height) }
-        // The process-wide budget (`DecodeMemory`): the canvases and the first frame; each later
-        // frame only if it fits then (else the animation ends there, as at `outputByteLimit`).
-        let reservation = try options.memory.reserve(memory.working + memory.frame)
-        defer { withExtendedLifetime(reservation) {} }
-        // As for GIF: at most `pixelLimit` canvas pixels of frames in all (every frame is drawn on
-        // the full canvas, which is then scaled), whatever the target size.
+        // The process-wide budget (`DecodeMemory`): the canvases and the first frame; then every
+        // further frame, or the stream's bytes.
+        var reservation: DecodeMemory.Reservation? = try options.memory.reserve(memory.working + memory.frame)
+        // As for GIF: frames are held while they cover at most `pixelLimit` canvas pixels in all (every
+        // frame is drawn on the full canvas, which is then scaled), whatever the target size.
         let work = max(canvas.area, geometry.target.area)
         let budget = max(options.pixelLimit, work)
-        var pixels = [UInt8](repeating: 0, count: canvas.area * 4)
-        var decoded = [UInt8](repeating: 0, count: canvas.area * 4)
-        var frames: [ImageFrame] = []
-        var failure: DecodeError?
-        var disposal: WebPAnimation.Frame?
-        animation.forEachFrame { frame in
-            // The bitstream must be the frame's size (as libwebp's demuxer checks): a 7×5 frame
-            // holding a 7×1025 bitstream made libwebp allocate for the bitstream's size.
-            var w: Int32 = 0, h: Int32 = 0, alpha: Int32 = 0, animated: Int32 = 0
-            let features = sdg_webp_features(base + frame.bitstream.lowerBound, frame.bitstream.count, &w, &h, &alpha, &animated)
-            guard features == 0, Int(w) == frame.width, Int(h) == frame.height, animated == 0 else {
-                failure = .corrupt(format: "WebP", reason: "a frame's bitstream is not its size")
-                return false
+        // The frames and their durations, from the chunks (each bitstream's header checked, none decoded).
+        var durations: [Double] = []
+        if !options.firstFrameOnly {
+            animation.forEachFrame { frame in
+                guard WebPFrameReader.bitstreamFits(frame, in: bytes) else { return false }
+                let seconds = Double(frame.duration) / 1000
+                durations.append(seconds > 0.011 ? seconds : 0.1)
+                return durations.count < options.maxFrames
             }
-            let status = decoded.withUnsafeMutableBufferPointer { out in
-                sdg_webp_decode_rgba(base + frame.bitstream.lowerBound, frame.bitstream.count, Int32(frame.width), Int32(frame.height),
-                                     out.baseAddress, frame.width * frame.height * 4)
-            }
-            guard status == 0 else { failure = Self.failure(status); return false }
-            pixels.withUnsafeMutableBufferPointer { canvasPixels in
-                guard let target = canvasPixels.baseAddress else { return }
-                if let disposal { WebPAnimation.clear(disposal, on: target, canvasWidth: canvas.width) }
-                decoded.withUnsafeBufferPointer { WebPAnimation.draw(frame, pixels: $0.baseAddress!, on: target, canvasWidth: canvas.width) }
-            }
-            disposal = frame.disposesToBackground ? frame : nil
-            let bitmap = Bitmap(width: canvas.width, height: canvas.height, pixels: pixels).scaled(to: geometry.target)
-            let duration = Double(frame.duration) / 1000
-            frames.append(ImageFrame(pixels: bitmap.pixels, duration: duration > 0.011 ? duration : 0.1))
-            return !(options.firstFrameOnly || (frames.count + 1) * work > budget || !memory.allows(frames: frames.count + 1)
-                || !reservation.grow(by: memory.frame))
         }
-        guard let first = frames.first else { throw failure ?? DecodeError.truncated(format: "WebP") }
+        let frameCount = options.firstFrameOnly ? 1 : durations.count
+        var pregrown = frameCount <= 1
+        if frameCount > 1 {
+            pregrown = reservation.map {
+                FrameStream.holdsAll(count: frameCount, work: work, pixelBudget: budget, memory: memory, reservation: $0)
+            } ?? false
+            let streamBytes = memory.working + memory.frame
+                + FrameStream.byteCost(frameBytes: geometry.target.area * 4, workingBytes: 0, encodedBytes: data.count)
+            if !pregrown, streamBytes <= options.memory.limit {
+                reservation = nil
+                return try streamed(data, durations: durations, loopCount: animation.loopCount, geometry: geometry,
+                                    bytes: streamBytes, options: options)
+            }
+        }
+        let reader = WebPFrameReader(animation, file: nil, target: geometry.target)
+        var frames: [ImageFrame] = []
+        while frames.count < max(1, frameCount) {
+            let pixels: [UInt8]?
+            do { pixels = try reader.next() } catch {
+                if frames.isEmpty { throw error }
+                break  // damaged after complete frames: keep them, as for a GIF
+            }
+            guard let pixels else { break }
+            frames.append(ImageFrame(pixels: pixels, duration: reader.duration))
+            // Held frames past what was reserved (a stream over the whole budget): each only if it fits.
+            if !pregrown && ((frames.count + 1) * work > budget || !memory.allows(frames: frames.count + 1)
+                || reservation?.grow(by: memory.frame) != true) { break }
+        }
+        guard let first = frames.first else { throw DecodeError.truncated(format: "WebP") }
+        withExtendedLifetime(reservation) {}
         return Image(
             width: geometry.target.width, height: geometry.target.height, pixels: first.pixels,
             frames: frames.count > 1 ? frames : [], loopCount: animation.loopCount, sourceSize: geometry.stored
         )
     }
 
-    private static func failure(_ status: Int32) -> DecodeError {
+    /// The animation as a stream over a copy of `data`: its first frame decoded now, the rest as they
+    /// are asked for, within `bytes` reserved for as long as the image lives.
+    private static func streamed(_ data: Data, durations: [Double], loopCount: Int, geometry: DecodeGeometry, bytes: Int,
+                                 options: DecodeOptions) throws -> Image {
+        let reservation = try options.memory.reserve(bytes)
+        let file = EncodedBytes(data)
+        let target = geometry.target
+        let reader = try WebPFrameReader(file, target: target)
+        guard let first = try reader.next() else { throw DecodeError.truncated(format: "WebP") }
+        let stream = FrameStream(
+            durations: durations, first: first, workingBytes: WebPFrameReader.workingBytes(canvas: geometry.stored),
+            encodedBytes: data.count, reservation: reservation, reader: reader, open: { try WebPFrameReader(file, target: target) })
+        return Image(width: target.width, height: target.height, pixels: first, stream: stream, loopCount: loopCount,
+                     sourceSize: geometry.stored)
+    }
+
+    static func failure(_ status: Int32) -> DecodeError {
         if status == Int32(VP8_STATUS_NOT_ENOUGH_DATA.rawValue) { return .truncated(format: "WebP") }
         return .corrupt(format: "WebP", reason: String(cString: sdg_webp_status_string(status)))
     }

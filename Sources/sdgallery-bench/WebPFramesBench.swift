@@ -15,7 +15,7 @@ enum WebPFramesBench {
             let data = WebPAnimations.repeatingFirstFrame(frame, count: count)
             let clock = ContinuousClock()
             let t0 = clock.now
-            let frames = (try? ImageCoders.decode(data, options: DecodeOptions(targetSize: PixelSize(width: 320, height: 200))))?.frames.count ?? 0
+            let frames = (try? ImageCoders.decode(data, options: DecodeOptions(targetSize: PixelSize(width: 320, height: 200))))?.frameCount ?? 0
             let ours = clock.now - t0
             let t1 = clock.now
             let theirs = libwebpFrames(data)

@@ -39,7 +39,7 @@ default:
     print("  serve DIR [--rate R] [--fail-rate F] …   loopback image server with aliases, throttle, failures, counters")
     print("  list --sdgallery BIN [--baseline OLD] [--sizes N,…]   10⁴…10⁷-line lists in tmux: first frame, RSS, time of G")
     print("  pty [--stderr PATH] -- COMMAND …         run COMMAND on a 160×48 pty that answers terminal queries")
-    print("  decode-rss FILE [--box WxH] [--first-frame]   one decode: frames kept, time, peak RSS")
+    print("  decode-rss FILE [--box WxH] [--first-frame] [--step]   one decode: frames playable, time, peak RSS (--write-gif PATH WxHxN)")
     print("  negotiate --images DIR [--sdgallery BIN,…]   bytes of a --print sheet from a server negotiating AVIF/WebP/JPEG on Accept")
     print("  animate [--sdgallery BIN] [--seconds S] [--renderers sixel,kitty,blocks]   bytes/s and key-to-frame with animated cells, on and off")
     print("  scan-bytes --images DIR [--sdgallery BIN,…] [--rates 1M,0] [--files]   bytes a cold --print sheet fetches vs where each cell's scans end")

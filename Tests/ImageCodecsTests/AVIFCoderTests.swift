@@ -38,9 +38,12 @@ import TestSupport
         #expect(psnr >= 40)
         let first = try ImageCoders.decode(try Reference.data("avif/anim.avif"), options: DecodeOptions(firstFrameOnly: true))
         #expect(first.frames.isEmpty && first.size == PixelSize(width: 40, height: 30))
-        // Frames beyond the pixel budget are left out: 2 × 1200 pixels allowed.
+        // Frames beyond the pixel budget (2 × 1200 pixels) are not held but streamed: all four play.
         let capped = try ImageCoders.decode(try Reference.data("avif/anim.avif"), options: DecodeOptions(pixelLimit: 2400))
-        #expect(capped.frames.count == 2)
+        #expect(capped.isStreamed && capped.frameCount == 4)
+        #expect(capped.frameDurations.map { ($0 * 1000).rounded() } == [100, 100, 250, 250])
+        for i in 0..<4 { #expect(capped.frameImage(i).pixels == image.frames[i].pixels, "frame \(i)") }
+        #expect(capped.frameImage(1).pixels == image.frames[1].pixels, "frame 1 again, after the last")
         let small = try ImageCoders.decode(try Reference.data("avif/anim.avif"), options: DecodeOptions(targetSize: PixelSize(width: 8, height: 8)))
         #expect(small.frames.count == 4 && small.size == PixelSize(width: 8, height: 6))
     }

@@ -97,6 +97,26 @@ import Zlib
         incremental = nil
     }
 
+    /// A streamed animation keeps its reservation as long as its image lives (`keepAfterDecode`):
+    /// one-shot decodes count it as an incremental decode's and wait for it only for a while, as
+    /// they would never see a cached image go.
+    @Test func aKeptReservationHoldsOneShotsBackOnlyForAWhile() throws {
+        let memory = DecodeMemory(limit: 100, incrementalPatience: 0.2)
+        let kept = try memory.reserve(90)
+        kept.keepAfterDecode()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let oneShot = try? memory.reserve(50)
+            withExtendedLifetime(oneShot) {}
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success, "a one-shot decode waited for ever on a kept reservation")
+        #expect(memory.held == 90 && kept.bytes == 90)
+        kept.keepAfterDecode()  // once only
+        #expect(memory.held == 90)
+        withExtendedLifetime(kept) {}
+    }
+
     @Test func aDecodeLargerThanTheWholeBudgetFailsWithItsOwnError() throws {
         let memory = DecodeMemory(limit: 8 << 20)
         let png = Self.bigPNG(side: 2000)  // 16 MB of RGBA, twice while decoding

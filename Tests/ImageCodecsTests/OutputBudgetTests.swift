@@ -26,11 +26,11 @@ import Testing
         }
     }
 
-    @Test func gifFramesStopAtTheByteBudget() throws {
+    /// 300 frames of 4 MB: more than the byte budget holds, so they are streamed, every one of them.
+    @Test func gifFramesOverTheByteBudgetAreStreamed() throws {
         let image = try ImageCoders.decode(Self.gif(width: 1000, height: 1000, frames: 300))
-        let bytes = 1000 * 1000 * 4 * 2 + image.frames.count * 1000 * 1000 * 4
-        #expect(image.frames.count > 1)
-        #expect(bytes <= DecodeOptions.defaultOutputByteLimit, "\(image.frames.count) frames kept")
+        #expect(image.isStreamed && image.frames.isEmpty && image.frameCount == 300)
+        #expect(image.cost <= DecodeOptions.defaultOutputByteLimit, "\(image.cost) bytes held")
     }
 
     @Test func aTinyAnimatedWebPWithAHugeCanvasIsRefused() throws {
@@ -58,18 +58,21 @@ import Testing
         let capped = try ImageCoders.decode(data, options: DecodeOptions(maxFrames: 120))
         #expect(capped.frames.count == 120)
         let tight = try ImageCoders.decode(data, options: DecodeOptions(outputByteLimit: 2 * 4 + 50 * (4 + OutputBudget.frameOverhead)))
-        #expect(tight.frames.count == 50)
+        #expect(tight.isStreamed && tight.frameCount == 500, "over the byte budget: streamed")
+        let held = try ImageCoders.decode(data, options: DecodeOptions(outputByteLimit: 2 * 4 + 500 * (4 + OutputBudget.frameOverhead)))
+        #expect(held.frames.count == 500 && !held.isStreamed)
         #expect(try ImageCoders.decode(data).frames.count == 500)
     }
 
-    /// A grid cell plays its thumbnail: a long animation decoded into a cell's box keeps 16 MB of
-    /// frames (twenty cells playing must not hold twenty full views' budgets); into a full view's
-    /// box, or at full size, it keeps them all.
-    @Test func aSmallBoxKeepsSixteenMegabytesOfFrames() throws {
+    /// A grid cell plays its thumbnail: a long animation decoded into a cell's box holds at most 16 MB
+    /// of frames (twenty cells playing must not hold twenty full views' budgets), so it streams them;
+    /// into a full view's box, or at full size, it holds them all.
+    @Test func aSmallBoxHoldsSixteenMegabytesOfFramesAtMost() throws {
         let data = Self.gif(width: 240, height: 240, frames: 400)
         let cell = try ImageCoders.decode(data, options: DecodeOptions(targetSize: PixelSize(width: 240, height: 240)))
-        let frameBytes = 240 * 240 * 4 + OutputBudget.frameOverhead
-        #expect(cell.frames.count == DecodeOptions.thumbnailFrameBytes / frameBytes)
+        #expect(cell.isStreamed && cell.frameCount == 400 && cell.cost < DecodeOptions.thumbnailFrameBytes)
+        let few = try ImageCoders.decode(Self.gif(width: 240, height: 240, frames: 60), options: DecodeOptions(targetSize: PixelSize(width: 240, height: 240)))
+        #expect(!few.isStreamed && few.frames.count == 60)
         let view = try ImageCoders.decode(data, options: DecodeOptions(targetSize: PixelSize(width: 1280, height: 900)))
         #expect(view.frames.count == 400)
         #expect(try ImageCoders.decode(data).frames.count == 400)

@@ -44,7 +44,7 @@ struct AnimationPlayer {
     init(image: Image, now: Double, ring: Ring) {
         imageID = image.id
         loopCount = image.loopCount
-        durations = image.frames.map(\.displayDuration)
+        durations = image.frameDurations
         deadline = durations.isEmpty ? nil : now + durations[0]
         self.ring = ring
     }

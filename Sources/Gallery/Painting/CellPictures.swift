@@ -172,7 +172,7 @@ final class CellPictures {
     /// at once, still go one by one).
     func followAnimations(_ slots: [(slot: SlotID, ring: AnimationPlayer.Ring)], now: Double) {
         terminalPlays = painter.playsAnimations ? Set(slots.filter { entry in
-            entry.ring == .cell && (records[entry.slot]?.image.map { $0.cost <= Self.terminalAnimationLimit } ?? false)
+            entry.ring == .cell && (records[entry.slot]?.image.map { $0.allFramesCost <= Self.terminalAnimationLimit } ?? false)
         }.map(\.slot)) : []
         animations.follow(slots.filter { !terminalPlays.contains($0.slot) }
             .compactMap { entry in records[entry.slot]?.image.map { (entry.slot, $0, entry.ring) } }, now: now)
@@ -195,8 +195,10 @@ final class CellPictures {
                 continue
             }
             paintsInFlight += 1
-            let still = image.frameImage(frame), generation = record.generation
+            let generation = record.generation
             Self.queue.async {
+                // A streamed animation decodes the frame here, on the paint queue.
+                let still = image.frameImage(frame)
                 post(PaintResult(slot: slot, generation: generation, key: PictureKey(image: image.id, cells: cells), frame: frame,
                                  painted: painter.paint(still, cells: cells, cellPixels: cellPixels)))
             }

@@ -74,8 +74,8 @@ public struct KittyRenderer: AnimationRenderer {
         let id = Self.imageID(for: image, size: size, animated: true)
         let covered = covered(size, cells: cells, cellPixelSize: cellPixelSize)
         var transmit = firstFrame(image.frameImage(0).pixels(scaledTo: size), size: size, id: id, cells: covered)
-        for (index, frame) in image.frames.enumerated() {
-            let gap = Int((frame.displayDuration * 1000).rounded())
+        for (index, duration) in image.frameDurations.enumerated() {
+            let gap = Int((duration * 1000).rounded())
             if index == 0 {
                 transmit += wrap(Self.command("a=a,i=\(id),r=1,z=\(gap),q=2", payload: []))
                 continue

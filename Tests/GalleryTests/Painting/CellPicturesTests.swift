@@ -3,6 +3,7 @@ import ImageCodecs
 import Locking
 import TerminalGraphics
 import Testing
+import TestSupport
 @testable import Gallery
 
 /// `CellPictures`: which cells' animations the terminal plays itself.
@@ -35,6 +36,27 @@ import Testing
         sixel.setImage(small, of: a)
         sixel.followAnimations([(a, .cell)], now: 0)
         #expect(sixel.terminalPlays.isEmpty && Set(sixel.animations.players.keys) == [a])
+    }
+
+    /// A streamed animation (`FrameStream`) holds a few frames, so its `cost` is small whatever its
+    /// length: kitty plays it only when all its frames fit one upload (`Image.allFramesCost`).
+    @Test func theTerminalPlaysAStreamedAnimationOnlyWhenAllItsFramesFitOneUpload() throws {
+        let tight = DecodeOptions(outputByteLimit: 1 << 20)
+        let long = try ImageCoders.decode(TestGIF.animation(width: 100, height: 100, frames: 300), options: tight)
+        let short = try ImageCoders.decode(TestGIF.animation(width: 20, height: 20, frames: 300), options: DecodeOptions(outputByteLimit: 64 << 10))
+        #expect(long.isStreamed && short.isStreamed)
+        #expect(long.cost <= CellPictures.terminalAnimationLimit && long.allFramesCost > CellPictures.terminalAnimationLimit)
+        #expect(short.allFramesCost <= CellPictures.terminalAnimationLimit)
+        let kitty = CellPictures(painter: RendererPainter(renderer: KittyRenderer()), post: { _ in })
+        let (a, b) = (SlotID(1), SlotID(2))
+        kitty.setImage(long, of: a)
+        kitty.setImage(short, of: b)
+        kitty.followAnimations([(a, .cell), (b, .cell)], now: 0)
+        #expect(kitty.terminalPlays == [b])
+        #expect(Set(kitty.animations.players.keys) == [a])
+        let upload = try KittyRenderer().renderAnimation(short, cells: CellSize(columns: 2, rows: 1), cellPixelSize: PixelSize(width: 10, height: 20))
+        #expect(String(decoding: upload.bytes, as: UTF8.self).components(separatedBy: "a=f,").count == 300,
+                "every further frame added to the upload")
     }
 
     /// `CellPictures` over `renderer` with `image` playing in `slot`'s cell, and the paints it posts.
