@@ -146,8 +146,10 @@ enum ImageFuzzing {
                       "\(label): \(image.frameDurations.count) durations for \(image.frameCount) frames")
         report.expect(image.frameCount <= options.maxFrames, "\(label): \(image.frameCount) frames over maxFrames")
         if image.isStreamed {
-            // A streamed frame is decoded when asked for: the second and the last must be whole canvases.
-            for i in Set([1, image.frameCount - 1]) {
+            // A streamed frame is decoded when asked for: the second and a later one must be whole
+            // canvases (not the last of thousands: reaching it decodes every frame before it, which a
+            // player pays one frame at a time, as shown).
+            for i in Set([1, min(image.frameCount - 1, 16)]) {
                 report.expect(image.frameImage(i).pixels.count == w * h * 4, "\(label): streamed frame \(i) has the wrong size")
             }
         }
