@@ -90,58 +90,27 @@ enum AVIFDecoder {
         let budget = max(options.pixelLimit, work)
         // The pictures and their durations, from the container (`imageCount`, each one's timing).
         let frameCount = animate ? min(Int(decoder.pointee.imageCount), options.maxFrames) : 1
-        var pregrown = frameCount <= 1
-        if frameCount > 1 {
-            pregrown = reservation.map {
-                FrameStream.holdsAll(count: frameCount, work: work, pixelBudget: budget, memory: memory, reservation: $0)
-            } ?? false
-            let streamBytes = memory.working + memory.frame
-                + FrameStream.byteCost(frameBytes: geometry.target.area * 4, workingBytes: 0, encodedBytes: data.count)
-            if !pregrown, streamBytes <= options.memory.limit {
-                let durations = (0..<frameCount).map { n in
-                    var timing = avifImageTiming()
-                    return AVIFFrameReader.duration(avifDecoderNthImageTiming(decoder, UInt32(n), &timing) == AVIF_RESULT_OK ? timing.duration : 0)
-                }
-                reservation = nil
-                return try streamed(data, durations: durations, geometry: geometry, bytes: streamBytes,
-                                    workingBytes: memory.working, options: options)
-            }
-        }
-        var frames: [ImageFrame] = []
-        while frames.count < frameCount {
-            let pixels: [UInt8]?
-            do { pixels = try reader.next() } catch {
-                if frames.isEmpty { throw error }
-                break  // damaged after complete frames: keep them, as for a GIF
-            }
-            guard let pixels else { break }
-            frames.append(ImageFrame(pixels: pixels, duration: reader.duration))
-            // Held frames past what was reserved (a stream over the whole budget): each only if it fits.
-            if !pregrown && ((frames.count + 1) * work > budget || !memory.allows(frames: frames.count + 1)
-                || reservation?.grow(by: memory.frame) != true) { break }
-        }
-        guard let first = frames.first else { throw DecodeError.truncated(format: "AVIF") }
-        withExtendedLifetime(reservation) {}
+        let holding = FrameHolding.choose(count: frameCount, work: work, pixelBudget: budget, memory: memory, reservation: reservation,
+                                          frameBytes: geometry.target.area * 4, encodedBytes: data.count, options: options)
         let target = geometry.orientation.oriented(geometry.target)
         // libavif 0.11 does not read a sequence's repetition count (edts): it plays forever.
-        return Image(width: target.width, height: target.height, pixels: first.pixels,
+        if case .stream(let bytes) = holding {
+            let durations = (0..<frameCount).map { n in
+                var timing = avifImageTiming()
+                return AVIFFrameReader.duration(avifDecoderNthImageTiming(decoder, UInt32(n), &timing) == AVIF_RESULT_OK ? timing.duration : 0)
+            }
+            reservation = nil
+            let pixelLimit = options.pixelLimit
+            return try FrameStream.image(
+                of: data, durations: durations, bytes: bytes, workingBytes: memory.working, size: target, loopCount: 0,
+                sourceSize: geometry.display, options: options,
+                open: { try AVIFFrameReader($0, geometry: geometry, pixelLimit: pixelLimit) })
+        }
+        let frames = try reader.holdFrames(count: frameCount, pregrown: holding.pregrown, work: work, pixelBudget: budget,
+                                           memory: memory, reservation: reservation)
+        withExtendedLifetime(reservation) {}
+        return Image(width: target.width, height: target.height, pixels: frames[0].pixels,
                      frames: frames.count > 1 ? frames : [], loopCount: 0, sourceSize: geometry.display)
-    }
-
-    /// The sequence as a stream over a copy of `data`: its first picture decoded now, the rest as
-    /// they are asked for, within `bytes` reserved for as long as the image lives.
-    private static func streamed(_ data: Data, durations: [Double], geometry: DecodeGeometry, bytes: Int, workingBytes: Int,
-                                 options: DecodeOptions) throws -> Image {
-        let reservation = try options.memory.reserve(bytes)
-        let file = EncodedBytes(data)
-        let pixelLimit = options.pixelLimit
-        let reader = try AVIFFrameReader(file, geometry: geometry, pixelLimit: pixelLimit)
-        guard let first = try reader.next() else { throw DecodeError.truncated(format: "AVIF") }
-        let stream = FrameStream(
-            durations: durations, first: first, workingBytes: workingBytes, encodedBytes: data.count, reservation: reservation,
-            reader: reader, open: { try AVIFFrameReader(file, geometry: geometry, pixelLimit: pixelLimit) })
-        let target = geometry.orientation.oriented(geometry.target)
-        return Image(width: target.width, height: target.height, pixels: first, stream: stream, loopCount: 0, sourceSize: geometry.display)
     }
 
     /// The EXIF orientation equal to `irot` (anticlockwise quarter turns) then `imir` (0: top and

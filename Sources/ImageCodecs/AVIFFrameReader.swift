@@ -13,6 +13,7 @@ final class AVIFFrameReader: FrameReader {
     private var rgba: [UInt8] = []
     /// The duration in seconds of the picture `next()` returned last (0.1 for 11 ms or less).
     private(set) var duration = 0.0
+    let format = "AVIF"
 
     /// A reader of a parsed `decoder` over `data` (kept alive by `file`, else by the caller), its
     /// pictures finished by `geometry`. It destroys the decoder when it goes.
@@ -54,10 +55,4 @@ final class AVIFFrameReader: FrameReader {
 
     /// A picture's duration as shown: 0.1 s when it has none or 11 ms or less.
     static func duration(_ seconds: Double) -> Double { seconds.isFinite && seconds > 0.011 ? seconds : 0.1 }
-
-    /// The next picture (`FrameStream`): the end before it is damage too.
-    func nextFrame() throws -> [UInt8] {
-        guard let pixels = try next() else { throw DecodeError.truncated(format: "AVIF") }
-        return pixels
-    }
 }

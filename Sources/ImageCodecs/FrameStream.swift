@@ -1,11 +1,74 @@
+import Foundation
 import Synchronization
 
 /// A decoder positioned at an animation's next frame: each call composites that frame as the
-/// format's decoder does and returns it at the target size (RGBA8 straight alpha). One per format;
-/// `FrameStream` reopens it from the encoded bytes to go back.
+/// format's decoder does and returns it at the target size (RGBA8 straight alpha). One per format
+/// (`GIFFrameReader`, `WebPFrameReader`, `AVIFFrameReader`), the one frame loop of a decode that
+/// holds the frames and of a `FrameStream`, which reopens it from the encoded bytes to go back.
 protocol FrameReader: AnyObject {
-    /// The next frame's pixels; throws when the file is damaged there.
-    func nextFrame() throws -> [UInt8]
+    /// The next frame's pixels; nil after the last one; throws where the file is damaged.
+    func next() throws -> [UInt8]?
+    /// The duration in seconds of the frame `next()` returned last.
+    var duration: Double { get }
+    /// The format's name, for errors.
+    var format: String { get }
+}
+
+extension FrameReader {
+    /// The next frame (`FrameStream`): the end before it is damage too.
+    func nextFrame() throws -> [UInt8] {
+        guard let pixels = try next() else { throw DecodeError.truncated(format: format) }
+        return pixels
+    }
+
+    /// Up to `count` frames (at least one), held: all of them when `pregrown` (the reservation
+    /// holds them already), else each after the first only while it fits then (`work` pixels of
+    /// each within `pixelBudget`, `memory`, and the reservation growing without waiting). A file
+    /// damaged after complete frames keeps them, as browsers do; with none, its error is thrown.
+    func holdFrames(count: Int, pregrown: Bool, work: Int, pixelBudget: Int, memory: OutputBudget,
+                    reservation: DecodeMemory.Reservation?) throws -> [ImageFrame] {
+        var frames: [ImageFrame] = []
+        while frames.count < max(1, count) {
+            let pixels: [UInt8]?
+            do { pixels = try next() } catch {
+                if frames.isEmpty { throw error }
+                break
+            }
+            guard let pixels else { break }
+            frames.append(ImageFrame(pixels: pixels, duration: duration))
+            if !pregrown && ((frames.count + 1) * work > pixelBudget || !memory.allows(frames: frames.count + 1)
+                || reservation?.grow(by: memory.frame) != true) { break }
+        }
+        guard !frames.isEmpty else { throw DecodeError.truncated(format: format) }
+        return frames
+    }
+}
+
+/// How an animated decode keeps its frames, the one decision for GIF, WebP and AVIF.
+enum FrameHolding {
+    /// Hold them. `pregrown`: the decode's reservation holds every frame already; else (a stream
+    /// would exceed the whole `DecodeMemory` budget) each is held only while it fits.
+    case hold(pregrown: Bool)
+    /// Stream them (`FrameStream.image`) within `bytes`, reserved anew once the decode has given its
+    /// own reservation back.
+    case stream(bytes: Int)
+
+    /// Whether the reservation holds every frame already (`hold(pregrown:)`).
+    var pregrown: Bool { if case .hold(let pregrown) = self { pregrown } else { false } }
+
+    /// Holds `count` frames of `frameBytes` when they all fit (`FrameStream.holdsAll`, growing
+    /// `reservation` by them), else streams them within what `reservation` holds now plus the
+    /// stream's file and window, when that fits `options.memory` at all.
+    static func choose(count: Int, work: Int, pixelBudget: Int, memory: OutputBudget, reservation: DecodeMemory.Reservation?,
+                       frameBytes: Int, encodedBytes: Int, options: DecodeOptions) -> FrameHolding {
+        guard count > 1 else { return .hold(pregrown: true) }
+        let reserved = reservation?.bytes ?? 0
+        if let reservation, FrameStream.holdsAll(count: count, work: work, pixelBudget: pixelBudget, memory: memory, reservation: reservation) {
+            return .hold(pregrown: true)
+        }
+        let bytes = reserved + FrameStream.byteCost(frameBytes: frameBytes, workingBytes: 0, encodedBytes: encodedBytes)
+        return bytes <= options.memory.limit ? .stream(bytes: bytes) : .hold(pregrown: false)
+    }
 }
 
 /// An animation's frames decoded as they are asked for, for an animation whose frames do not all fit
@@ -120,5 +183,22 @@ public final class FrameStream: Sendable {
             }
             return last
         }
+    }
+}
+
+extension FrameStream {
+    /// The animation in `data` as a stream over a copy of it: its first frame decoded now, the rest as
+    /// they are asked for, all within `bytes` reserved for as long as the image lives. `open` makes a
+    /// reader at frame 0 of the copy (now, and again to go back); `workingBytes` are its canvases.
+    static func image(of data: Data, durations: [Double], bytes: Int, workingBytes: Int, size: PixelSize, loopCount: Int,
+                      sourceSize: PixelSize, options: DecodeOptions,
+                      open: @escaping @Sendable (EncodedBytes) throws -> any FrameReader) throws -> Image {
+        let reservation = try options.memory.reserve(bytes)
+        let file = EncodedBytes(data)
+        let reader = try open(file)
+        let first = try reader.nextFrame()
+        let stream = FrameStream(durations: durations, first: first, workingBytes: workingBytes, encodedBytes: data.count,
+                                 reservation: reservation, reader: reader, open: { try open(file) })
+        return Image(width: size.width, height: size.height, pixels: first, stream: stream, loopCount: loopCount, sourceSize: sourceSize)
     }
 }

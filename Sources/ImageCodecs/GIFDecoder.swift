@@ -36,53 +36,24 @@ enum GIFDecoder {
         // then every further frame, or the stream's bytes.
         var reservation: DecodeMemory.Reservation? = try options.memory.reserve(canvasSize.area * 9 + memory.frame)
         let scanned = options.firstFrameOnly ? nil : scan()
-        let count = scanned?.durations.count ?? 1
-        var pregrown = count <= 1
-        if count > 1 {
-            pregrown = reservation.map {
-                FrameStream.holdsAll(count: count, work: canvasSize.area, pixelBudget: budget, memory: memory, reservation: $0)
-            } ?? false
-            let streamBytes = canvasSize.area * 9 + memory.frame
-                + FrameStream.byteCost(frameBytes: geometry.target.area * 4, workingBytes: 0, encodedBytes: data.count)
-            if !pregrown, let scanned, streamBytes <= options.memory.limit {
-                reservation = nil
-                return try streamed(data, scan: scanned, target: geometry.target, bytes: streamBytes, options: options)
-            }
+        let holding = FrameHolding.choose(count: scanned?.durations.count ?? 1, work: canvasSize.area, pixelBudget: budget,
+                                          memory: memory, reservation: reservation, frameBytes: geometry.target.area * 4,
+                                          encodedBytes: data.count, options: options)
+        if case .stream(let bytes) = holding, let scanned {
+            reservation = nil
+            let box = options.targetSize, pixelLimit = options.pixelLimit
+            return try FrameStream.image(
+                of: data, durations: scanned.durations, bytes: bytes, workingBytes: canvasSize.area * 9, size: geometry.target,
+                loopCount: scanned.loopCount, sourceSize: canvasSize, options: options,
+                open: { try GIFFrameReader($0, box: box, pixelLimit: pixelLimit) })
         }
-        var frames: [ImageFrame] = []
-        while frames.count < max(1, count) {
-            let pixels: [UInt8]?
-            do { pixels = try reader.next() } catch {
-                if frames.isEmpty { throw error }
-                break  // damaged or a missing trailer after complete frames: keep them, as browsers do
-            }
-            guard let pixels else { break }
-            frames.append(ImageFrame(pixels: pixels, duration: reader.duration))
-            // Held frames past what was reserved (a stream over the whole budget): each only if it fits.
-            if !pregrown && ((frames.count + 1) * canvasSize.area > budget || !memory.allows(frames: frames.count + 1)
-                || reservation?.grow(by: memory.frame) != true) { break }
-        }
-        guard let first = frames.first else { throw DecodeError.truncated(format: "GIF") }
+        let frames = try reader.holdFrames(count: scanned?.durations.count ?? 1, pregrown: holding.pregrown, work: canvasSize.area,
+                                           pixelBudget: budget, memory: memory, reservation: reservation)
         withExtendedLifetime(reservation) {}
         return Image(
-            width: geometry.target.width, height: geometry.target.height, pixels: first.pixels,
+            width: geometry.target.width, height: geometry.target.height, pixels: frames[0].pixels,
             frames: frames.count > 1 ? frames : [], loopCount: scanned?.loopCount ?? reader.loopCount, sourceSize: canvasSize
         )
-    }
-
-    /// The animation `scan` describes as a stream over a copy of `data`: its first frame decoded now,
-    /// the rest as they are asked for, within `bytes` reserved for as long as the image lives.
-    private static func streamed(_ data: Data, scan: GIFScan, target: PixelSize, bytes: Int, options: DecodeOptions) throws -> Image {
-        let reservation = try options.memory.reserve(bytes)
-        let encoded = EncodedBytes(data)
-        let box = options.targetSize, pixelLimit = options.pixelLimit
-        let reader = try GIFFrameReader(encoded, box: box, pixelLimit: pixelLimit)
-        guard let first = try reader.next() else { throw DecodeError.truncated(format: "GIF") }
-        let stream = FrameStream(
-            durations: scan.durations, first: first, workingBytes: reader.canvasSize.area * 9, encodedBytes: data.count,
-            reservation: reservation, reader: reader, open: { try GIFFrameReader(encoded, box: box, pixelLimit: pixelLimit) })
-        return Image(width: target.width, height: target.height, pixels: first, stream: stream, loopCount: scan.loopCount,
-                     sourceSize: reader.canvasSize)
     }
 
     /// The frame's colour indices in display row order (de-interlaced). `firstPassOnly` (an

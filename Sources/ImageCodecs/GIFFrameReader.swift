@@ -19,6 +19,7 @@ final class GIFFrameReader: FrameReader {
     private(set) var loopCount = 1
     /// The duration in seconds of the frame `next()` returned last (0.1 for a delay of 0.01 s or less).
     private(set) var duration = 0.0
+    let format = "GIF"
 
     static let noControl = GraphicsControlBlock(DisposalMode: 0, UserInputFlag: false, DelayTime: 0, TransparentColor: -1)
 
@@ -70,11 +71,5 @@ final class GIFFrameReader: FrameReader {
                 break
             }
         }
-    }
-
-    /// The next frame (`FrameStream`): the trailer before it is damage too.
-    func nextFrame() throws -> [UInt8] {
-        guard let pixels = try next() else { throw DecodeError.truncated(format: "GIF") }
-        return pixels
     }
 }

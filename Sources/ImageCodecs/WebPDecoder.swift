@@ -58,55 +58,22 @@ enum WebPDecoder {
             }
         }
         let frameCount = options.firstFrameOnly ? 1 : durations.count
-        var pregrown = frameCount <= 1
-        if frameCount > 1 {
-            pregrown = reservation.map {
-                FrameStream.holdsAll(count: frameCount, work: work, pixelBudget: budget, memory: memory, reservation: $0)
-            } ?? false
-            let streamBytes = memory.working + memory.frame
-                + FrameStream.byteCost(frameBytes: geometry.target.area * 4, workingBytes: 0, encodedBytes: data.count)
-            if !pregrown, streamBytes <= options.memory.limit {
-                reservation = nil
-                return try streamed(data, durations: durations, loopCount: animation.loopCount, geometry: geometry,
-                                    bytes: streamBytes, options: options)
-            }
-        }
-        let reader = WebPFrameReader(animation, file: nil, target: geometry.target)
-        var frames: [ImageFrame] = []
-        while frames.count < max(1, frameCount) {
-            let pixels: [UInt8]?
-            do { pixels = try reader.next() } catch {
-                if frames.isEmpty { throw error }
-                break  // damaged after complete frames: keep them, as for a GIF
-            }
-            guard let pixels else { break }
-            frames.append(ImageFrame(pixels: pixels, duration: reader.duration))
-            // Held frames past what was reserved (a stream over the whole budget): each only if it fits.
-            if !pregrown && ((frames.count + 1) * work > budget || !memory.allows(frames: frames.count + 1)
-                || reservation?.grow(by: memory.frame) != true) { break }
-        }
-        guard let first = frames.first else { throw DecodeError.truncated(format: "WebP") }
-        withExtendedLifetime(reservation) {}
-        return Image(
-            width: geometry.target.width, height: geometry.target.height, pixels: first.pixels,
-            frames: frames.count > 1 ? frames : [], loopCount: animation.loopCount, sourceSize: geometry.stored
-        )
-    }
-
-    /// The animation as a stream over a copy of `data`: its first frame decoded now, the rest as they
-    /// are asked for, within `bytes` reserved for as long as the image lives.
-    private static func streamed(_ data: Data, durations: [Double], loopCount: Int, geometry: DecodeGeometry, bytes: Int,
-                                 options: DecodeOptions) throws -> Image {
-        let reservation = try options.memory.reserve(bytes)
-        let file = EncodedBytes(data)
+        let holding = FrameHolding.choose(count: frameCount, work: work, pixelBudget: budget, memory: memory, reservation: reservation,
+                                          frameBytes: geometry.target.area * 4, encodedBytes: data.count, options: options)
         let target = geometry.target
-        let reader = try WebPFrameReader(file, target: target)
-        guard let first = try reader.next() else { throw DecodeError.truncated(format: "WebP") }
-        let stream = FrameStream(
-            durations: durations, first: first, workingBytes: WebPFrameReader.workingBytes(canvas: geometry.stored),
-            encodedBytes: data.count, reservation: reservation, reader: reader, open: { try WebPFrameReader(file, target: target) })
-        return Image(width: target.width, height: target.height, pixels: first, stream: stream, loopCount: loopCount,
-                     sourceSize: geometry.stored)
+        if case .stream(let bytes) = holding {
+            reservation = nil
+            return try FrameStream.image(
+                of: data, durations: durations, bytes: bytes, workingBytes: WebPFrameReader.workingBytes(canvas: geometry.stored),
+                size: target, loopCount: animation.loopCount, sourceSize: geometry.stored, options: options,
+                open: { try WebPFrameReader($0, target: target) })
+        }
+        let reader = WebPFrameReader(animation, file: nil, target: target)
+        let frames = try reader.holdFrames(count: frameCount, pregrown: holding.pregrown, work: work, pixelBudget: budget,
+                                           memory: memory, reservation: reservation)
+        withExtendedLifetime(reservation) {}
+        return Image(width: target.width, height: target.height, pixels: frames[0].pixels,
+                     frames: frames.count > 1 ? frames : [], loopCount: animation.loopCount, sourceSize: geometry.stored)
     }
 
     static func failure(_ status: Int32) -> DecodeError {

@@ -14,6 +14,7 @@ final class WebPFrameReader: FrameReader {
     private var disposal: WebPAnimation.Frame?
     /// The duration in seconds of the frame `next()` returned last (0.1 for 11 ms or less).
     private(set) var duration = 0.0
+    let format = "WebP"
 
     /// Bytes of its working canvases (the canvas, one frame's decode and the copy scaled from).
     static func workingBytes(canvas: PixelSize) -> Int { canvas.area * 4 * 3 }
@@ -69,11 +70,5 @@ final class WebPFrameReader: FrameReader {
         let seconds = Double(frame.duration) / 1000
         duration = seconds > 0.011 ? seconds : 0.1
         return Bitmap(width: width, height: animation.canvas.height, pixels: canvas).scaled(to: target).pixels
-    }
-
-    /// The next frame (`FrameStream`): the end before it is damage too.
-    func nextFrame() throws -> [UInt8] {
-        guard let pixels = try next() else { throw DecodeError.truncated(format: "WebP") }
-        return pixels
     }
 }
