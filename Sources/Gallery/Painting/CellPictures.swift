@@ -119,20 +119,26 @@ final class CellPictures {
         if let ready {
             record.shown = Picture(key: key, painted: ready)
             record.pending = nil
+            // The still was ready (encoded ahead): the whole animation is asked for now, or nothing
+            // would ask again before the loop settles on the still.
+            if animation, !key.animation { requestPaint(of: image, key: PictureKey(image: image.id, cells: cells, animation: true), for: slot, record: &record, cellPixels: cellPixels) }
             return ready
         }
-        if record.pending != key {
-            record.pending = key
-            paintsInFlight += 1
-            let painter = painter, post = post, generation = record.generation, key = key
-            Self.queue.async {
-                post(PaintResult(slot: slot, generation: generation, key: key, frame: nil,
-                                 painted: key.animation ? painter.paintAnimation(image, cells: cells, cellPixels: cellPixels)
-                                     : painter.paint(image, cells: cells, cellPixels: cellPixels)))
-            }
-        }
+        if record.pending != key { requestPaint(of: image, key: key, for: slot, record: &record, cellPixels: cellPixels) }
         if let previous = record.shown, previous.key.cells == cells { return previous.painted }
         return nil
+    }
+
+    /// Hands the paint queue `key`'s picture of `image` for `slot` (its still, or its whole animation).
+    private func requestPaint(of image: Image, key: PictureKey, for slot: SlotID, record: inout Record, cellPixels: PixelSize) {
+        record.pending = key
+        paintsInFlight += 1
+        let painter = painter, post = post, generation = record.generation, cells = key.cells
+        Self.queue.async {
+            post(PaintResult(slot: slot, generation: generation, key: key, frame: nil,
+                             painted: key.animation ? painter.paintAnimation(image, cells: cells, cellPixels: cellPixels)
+                                 : painter.paint(image, cells: cells, cellPixels: cellPixels)))
+        }
     }
 
     /// Takes a finished paint: kept when it is still what its slot (or the animation) wants. One

@@ -61,4 +61,15 @@ import TerminalModel
         #expect(found == nil, "tmuxKitty after [\(steps)]: \(found ?? "")")
         #expect(try problem(.kitty, steps) == nil, "direct placements are deleted with their image")
     }
+
+    /// Found by seed XgQVxr8myCZR5uL5G08eaBS69ntfjjq/b/jURcWg5+E= (kitty plays cells' animations, issue
+    /// 32): a cell whose animation kitty plays shows its still until the animation is painted, and
+    /// asked for the animation only on the frame after the still came back from the paint queue. A
+    /// still encoded ahead was ready at once, so nothing asked again: the loop settled on the still,
+    /// and Ctrl-L showed the animation. The animation is asked for with a still that was ready.
+    @Test func kittyAsksForTheAnimationWhenItsStillWasEncodedAhead() throws {
+        let steps = "settle v a settle PageDown"
+        let found = try problem(.kitty, steps)
+        #expect(found == nil, "kitty after [\(steps)]: \(found ?? "")")
+    }
 }
