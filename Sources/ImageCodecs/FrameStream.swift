@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A decoder positioned at an animation's next frame: each call composites that frame as the
 /// format's decoder does and returns it at the target size (RGBA8 straight alpha). One per format
@@ -82,7 +82,8 @@ enum FrameHolding {
 /// fails to decode (the file damaged after frame n) ends the stream: it and every later frame show
 /// the last good frame; the count stays, so a player's schedule does not change under it.
 ///
-/// Thread-safe: a mutex serialises decoding; call it off the UI thread (the paint queue).
+/// Thread-safe: a lock (`Locked`, which ThreadSanitizer sees) serialises decoding; call it off the UI
+/// thread (the paint queue).
 public final class FrameStream: Sendable {
     /// Each frame's duration in seconds, as the file gives it.
     let durations: [Double]
@@ -105,7 +106,7 @@ public final class FrameStream: Sendable {
 
     private let first: [UInt8]
     private let open: @Sendable () throws -> any FrameReader
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Most bytes of decoded frames a stream keeps besides the first (at least one frame).
     static let windowBytes = 24 << 20
@@ -126,7 +127,7 @@ public final class FrameStream: Sendable {
         self.byteCost = Self.byteCost(frameBytes: first.count, workingBytes: workingBytes, encodedBytes: encodedBytes)
         self.open = open
         reservation.keepAfterDecode()
-        state = Mutex(State(reservation: reservation, reader: reader, next: 1))
+        state = Locked(State(reservation: reservation, reader: reader, next: 1))
     }
 
     /// What a stream of frames of `frameBytes` holds besides its first frame: its reader's working
